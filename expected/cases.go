@@ -1,0 +1,128 @@
+package expected
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// A Case is one run of a lab whose standard output is kept as a golden file.
+type Case struct {
+	// Name is the golden file's name without ".txt": the lab, then the
+	// variant if there is one, as in "03-maxturns.max-turns-1".
+	Name string
+	// Lab is the lab's directory under labs/, as in "03-maxturns".
+	Lab string
+	// Args are the command-line arguments of the run.
+	Args []string
+}
+
+// Command is the command line an instructor types for the case, from the
+// repository root.
+func (c Case) Command() string {
+	return strings.Join(append([]string{"go run ./labs/" + c.Lab}, c.Args...), " ")
+}
+
+// fixed are the cases that do not come from a directory of scenario files.
+var fixed = []Case{
+	{Name: "01-no-loop", Lab: "01-no-loop"},
+	{Name: "02-loop", Lab: "02-loop"},
+	{Name: "03-maxturns", Lab: "03-maxturns"},
+	{Name: "03-maxturns.max-turns-1", Lab: "03-maxturns", Args: []string{"-max-turns", "1"}},
+	{Name: "03-maxturns.max-turns-10", Lab: "03-maxturns", Args: []string{"-max-turns", "10"}},
+	{Name: "04-tool-errors", Lab: "04-tool-errors"},
+}
+
+// Cases returns every golden case, in a fixed order. Besides the fixed cases,
+// every scenario file labs/06-steering/scenarios/NAME.json adds two cases:
+// 06-steering.scenario-NAME and 06-steering.scenario-NAME.trace.
+func Cases() ([]Case, error) {
+	root, err := Root()
+	if err != nil {
+		return nil, err
+	}
+	cases := slices.Clone(fixed)
+	scenarios, err := filepath.Glob(filepath.Join(root, "labs", "06-steering", "scenarios", "*.json"))
+	if err != nil {
+		return nil, fmt.Errorf("list scenario files: %w", err)
+	}
+	slices.Sort(scenarios)
+	for _, path := range scenarios {
+		name := strings.TrimSuffix(filepath.Base(path), ".json")
+		arg := "labs/06-steering/scenarios/" + filepath.Base(path)
+		cases = append(cases,
+			Case{Name: "06-steering.scenario-" + name, Lab: "06-steering", Args: []string{"-scenario", arg}},
+			Case{Name: "06-steering.scenario-" + name + ".trace", Lab: "06-steering", Args: []string{"-scenario", arg, "-trace"}},
+		)
+	}
+	return cases, nil
+}
+
+// LabCases returns the golden cases of one lab.
+func LabCases(lab string) ([]Case, error) {
+	all, err := Cases()
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(all, func(c Case) bool { return c.Lab != lab }), nil
+}
+
+// Root returns the repository's root directory: the nearest directory, from
+// the working directory up, whose go.mod declares this module. Tests run in
+// their package's directory and the golden command runs anywhere inside the
+// repository, so both find it.
+var Root = sync.OnceValues(func() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("find the repository root: %w", err)
+	}
+	for {
+		mod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+		if err == nil && strings.HasPrefix(string(mod), "module "+module+"\n") {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("find the repository root: no go.mod of %s above the working directory", module)
+		}
+		dir = parent
+	}
+})
+
+// module is the workbook's module path.
+const module = "github.com/agent-loop-lab/agent-loop-lab"
+
+// dir returns the directory that holds the golden files.
+func dir() (string, error) {
+	root, err := Root()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(root, "expected"), nil
+}
+
+// paths returns the path of a case's golden file in dir, and of the file
+// that keeps the actual output after a mismatch.
+func paths(dir, name string) (want, got string) {
+	want = filepath.Join(dir, name+".txt")
+	return want, want + ".got"
+}
+
+// Write makes got the golden file of the case named name.
+func Write(name string, got []byte) error {
+	d, err := dir()
+	if err != nil {
+		return err
+	}
+	want, stale := paths(d, name)
+	if err := os.WriteFile(want, got, 0o644); err != nil {
+		return fmt.Errorf("write golden file: %w", err)
+	}
+	if err := os.Remove(stale); err != nil && !os.IsNotExist(err) {
+		return fmt.Errorf("remove stale output: %w", err)
+	}
+	return nil
+}

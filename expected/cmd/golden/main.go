@@ -1,0 +1,100 @@
+// Command golden regenerates the workbook's golden files, or checks them.
+//
+// From anywhere inside the repository:
+//
+//	go run ./expected/cmd/golden            rewrite every golden file
+//	go run ./expected/cmd/golden -check     compare instead, and fail on a difference
+//	go run ./expected/cmd/golden 03-        only the cases whose names start with 03-
+//
+// It builds each lab once, runs every case of expected.Cases from the
+// repository root with its standard output on a pipe, as an instructor does,
+// and writes or compares expected/NAME.txt. A case whose program exits with a
+// non-zero status is an error: a golden file holds the output of a run that
+// worked.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/agent-loop-lab/agent-loop-lab/expected"
+)
+
+func main() {
+	if err := run(context.Background(), os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "golden:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("golden", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	check := fs.Bool("check", false, "compare the labs' output with the golden files instead of writing them")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	cases, err := expected.Cases()
+	if err != nil {
+		return err
+	}
+	if prefixes := fs.Args(); len(prefixes) > 0 {
+		cases = slices.DeleteFunc(cases, func(c expected.Case) bool {
+			return !slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(c.Name, p) })
+		})
+	}
+	dir, err := os.MkdirTemp("", "agent-loop-lab-golden-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+
+	programs := map[string]string{}
+	failed := 0
+	for _, c := range cases {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		bin, ok := programs[c.Lab]
+		if !ok {
+			if bin, err = expected.Build(dir, c.Lab); err != nil {
+				return err
+			}
+			programs[c.Lab] = bin
+		}
+		res, err := expected.Run(bin, c.Args...)
+		if err != nil {
+			return err
+		}
+		if res.ExitCode != 0 {
+			return fmt.Errorf("%s exited with status %d:\n%s", c.Command(), res.ExitCode, res.Stderr)
+		}
+		if !*check {
+			if err := expected.Write(c.Name, res.Stdout); err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "wrote expected/%s.txt  (%s)\n", c.Name, c.Command())
+			continue
+		}
+		if err := expected.Compare(c.Name, res.Stdout); err != nil {
+			var mismatch *expected.MismatchError
+			if !errors.As(err, &mismatch) {
+				return err
+			}
+			failed++
+			fmt.Fprintf(stdout, "FAIL %s  (%s)\n%v\n\n", c.Name, c.Command(), err)
+			continue
+		}
+		fmt.Fprintf(stdout, "ok   %s  (%s)\n", c.Name, c.Command())
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d of %d golden files differ from the labs' output", failed, len(cases))
+	}
+	return nil
+}

@@ -1,0 +1,50 @@
+package expected
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+)
+
+// Build compiles the lab in labs/LAB into dir and returns the program's path.
+func Build(dir, lab string) (string, error) {
+	root, err := Root()
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, lab)
+	cmd := exec.Command("go", "build", "-o", bin, "./labs/"+lab)
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build ./labs/%s: %w\n%s", lab, err, out)
+	}
+	return bin, nil
+}
+
+// A Result is what one run of a program printed and how it exited.
+type Result struct {
+	Stdout, Stderr []byte
+	// ExitCode is the program's exit status.
+	ExitCode int
+}
+
+// Run runs the program bin with args from the repository root, as an
+// instructor runs a lab: its standard output is a pipe, not a terminal.
+func Run(bin string, args ...string) (Result, error) {
+	root, err := Root()
+	if err != nil {
+		return Result{}, err
+	}
+	var stdout, stderr bytes.Buffer
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = root
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err = cmd.Run()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		return Result{}, fmt.Errorf("run %s: %w", filepath.Base(bin), err)
+	}
+	return Result{Stdout: stdout.Bytes(), Stderr: stderr.Bytes(), ExitCode: cmd.ProcessState.ExitCode()}, nil
+}

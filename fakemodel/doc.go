@@ -1,0 +1,27 @@
+// Package fakemodel is the workbook's stand-in for an LLM provider.
+//
+// A real provider SDK gives you two things: the vocabulary of a conversation
+// (messages, tool calls, stop reasons, tool descriptions) and a model you can
+// send that conversation to. This package gives you the same two things, so
+// that the labs read like code written against a real SDK.
+//
+// The models here are fake on purpose. A real model needs a network, an API
+// key and money, and it answers differently every time. A fake model needs
+// nothing and prints the same bytes on every run, so a lab's output can be
+// compared with its golden file byte for byte, and a test can assert exactly
+// what the loop did.
+//
+// The fake models are honest in the one way that matters for the lessons: like
+// a real model, each one decides only from the request it is handed. It keeps
+// no memory between requests, reads no clock and draws no random numbers. If
+// the loop forgets to append a tool result to the history, the fake model does
+// not see it either, and it asks again, just as a real model would.
+//
+// The vocabulary follows Pi's (packages/ai in github.com/earendil-works/pi):
+// user, assistant and toolResult messages, tool calls with an ID, a name and
+// JSON arguments, and the stop reasons stop, toolUse, length, error and
+// aborted. Two simplifications keep the labs short: message content is plain
+// text instead of a list of content blocks, and a failed request is a Go error
+// returned by [Model.Reply]; the labs turn it into an assistant message with
+// stop reason error or aborted, which is what Pi's providers hand the loop.
+package fakemodel

@@ -1,0 +1,114 @@
+package fakemodel
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"unicode"
+)
+
+// A Model answers a conversation with its next reply. It is the one call an
+// agent loop makes to a provider.
+type Model interface {
+	// Reply returns the model's next message for the conversation in req.
+	//
+	// An error means the request failed and there is no reply. When ctx is
+	// cancelled, Reply returns an error that wraps ctx.Err(), so that
+	// errors.Is(err, context.Canceled) tells a cancellation from a failure.
+	Reply(ctx context.Context, req Request) (AssistantMessage, error)
+}
+
+// A Request is what a loop sends to a model: the whole history, because a
+// model remembers nothing between requests, and the tools it may ask for.
+type Request struct {
+	Messages []Message
+	Tools    []ToolSpec
+	// OnText, if not nil, receives the reply's text in chunks, the way a
+	// streaming API delivers it, before Reply returns. Reply calls it on the
+	// goroutine that called Reply. Joined, the chunks are the reply's Text.
+	OnText func(chunk string)
+}
+
+// fake is the one Model implementation behind every model in this package.
+// Each model differs only in its decide function, which picks the reply from
+// the request alone: that is what keeps them free of hidden state.
+type fake struct {
+	name   string
+	decide func(req Request) (AssistantMessage, error)
+}
+
+func (m fake) Reply(ctx context.Context, req Request) (AssistantMessage, error) {
+	if err := ctx.Err(); err != nil {
+		return AssistantMessage{}, fmt.Errorf("%s model: %w", m.name, err)
+	}
+	reply, err := m.decide(req)
+	if err != nil {
+		return AssistantMessage{}, fmt.Errorf("%s model: %w", m.name, err)
+	}
+	reply.ToolCalls = slices.Clone(reply.ToolCalls)
+	if reply.StopReason == "" {
+		reply.StopReason = StopReasonStop
+		if len(reply.ToolCalls) > 0 {
+			reply.StopReason = StopReasonToolUse
+		}
+	}
+	if req.OnText != nil {
+		for _, chunk := range Chunks(reply.Text) {
+			// A real stream can be cancelled halfway through a reply.
+			if err := ctx.Err(); err != nil {
+				return AssistantMessage{}, fmt.Errorf("%s model: %w", m.name, err)
+			}
+			req.OnText(chunk)
+		}
+	}
+	return reply, nil
+}
+
+// Chunks splits text the way the fake models stream it: at word boundaries,
+// each chunk a word with the spaces that follow it. Joined, the chunks are
+// text again. The split depends on nothing but text, so a streamed reply
+// arrives in the same chunks on every run.
+func Chunks(text string) []string {
+	var chunks []string
+	start, afterSpace := 0, false
+	for i, r := range text {
+		space := unicode.IsSpace(r)
+		if !space && afterSpace {
+			chunks = append(chunks, text[start:i])
+			start = i
+		}
+		afterSpace = space
+	}
+	if start < len(text) {
+		chunks = append(chunks, text[start:])
+	}
+	return chunks
+}
+
+// offers reports whether the request offers a tool with this name.
+func offers(req Request, name string) bool {
+	return slices.ContainsFunc(req.Tools, func(t ToolSpec) bool { return t.Name == name })
+}
+
+// nextCallID numbers tool calls across the whole conversation: call_1,
+// call_2, ... Real providers send opaque IDs; these are only easier to read.
+func nextCallID(history []Message, offset int) string {
+	n := 0
+	for _, m := range history {
+		if a, ok := m.(AssistantMessage); ok {
+			n += len(a.ToolCalls)
+		}
+	}
+	return fmt.Sprintf("call_%d", n+offset+1)
+}
+
+// toolResults returns the tool results in history, oldest first.
+func toolResults(history []Message) []ToolResultMessage {
+	var results []ToolResultMessage
+	for _, m := range history {
+		if r, ok := m.(ToolResultMessage); ok {
+			results = append(results, r)
+		}
+	}
+	return results
+}

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestCommandLine(t *testing.T) {
+	tests := []struct {
+		name        string
+		args        []string
+		status      int
+		stdout      []string // substrings of standard output
+		stderr      []string // substrings of standard error
+		emptyOut    bool
+		emptyErrOut bool
+	}{
+		{name: "help", args: []string{"-h"}, status: 0, stdout: []string{"Usage: go run ./labs/01-no-loop", about, "-h"}, emptyErrOut: true},
+		{name: "unknown flag", args: []string{"-x"}, status: 2, stderr: []string{"flag provided but not defined: -x", "Usage:"}, emptyOut: true},
+		{name: "argument", args: []string{"extra"}, status: 2, stderr: []string{"unexpected argument: extra", "Usage:"}, emptyOut: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			err := run(context.Background(), tt.args, &stdout, &stderr)
+			require.Error(t, err)
+			assert.Equal(t, tt.status, exitStatus(err, &stderr))
+			for _, s := range tt.stdout {
+				assert.Contains(t, stdout.String(), s)
+			}
+			for _, s := range tt.stderr {
+				assert.Contains(t, stderr.String(), s)
+			}
+			if tt.emptyOut {
+				assert.Empty(t, stdout.String())
+			}
+			if tt.emptyErrOut {
+				assert.Empty(t, stderr.String())
+			}
+		})
+	}
+}
+
+func TestExitStatusReportsOtherErrors(t *testing.T) {
+	var stderr bytes.Buffer
+	assert.Equal(t, 1, exitStatus(assert.AnError, &stderr))
+	assert.Equal(t, "error: "+assert.AnError.Error()+"\n", stderr.String())
+	assert.Equal(t, 0, exitStatus(nil, &stderr))
+}

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+)
+
+// A Result is what one run of the loop reports.
+type Result struct {
+	// History is the whole conversation: the prompt and every message the
+	// run appended to it.
+	History []fakemodel.Message
+	// Turns counts the model's replies. A turn is one reply plus the tool
+	// calls it triggers, so Turns is not the number of messages.
+	Turns int
+	// StopReason says why the loop ended.
+	StopReason StopReason
+}
+
+// StopReason says why the loop ended. It belongs to the loop, not to one
+// reply: an assistant message has a stop reason of its own
+// (fakemodel.StopReason).
+type StopReason string
+
+// Completed: the model answered without asking for a tool.
+const Completed StopReason = "completed"
+
+// Answer returns what the user finally reads: the text of the last reply.
+func (r Result) Answer() string {
+	for i := len(r.History) - 1; i >= 0; i-- {
+		if a, ok := r.History[i].(fakemodel.AssistantMessage); ok {
+			return a.Text
+		}
+	}
+	return ""
+}
+
+// runLoop is the agent loop, the counterpart of runLoop in Pi's
+// packages/agent/src/agent-loop.ts. The comments number its six steps.
+//
+// Warning: nothing in it stops a model that asks for tools forever. Lab 03
+// adds the guard.
+func runLoop(ctx context.Context, model fakemodel.Model, tools []Tool, prompt string) (Result, error) {
+	// Step 1: the user's input enters the history.
+	history := []fakemodel.Message{fakemodel.UserMessage{Text: prompt}}
+
+	for turn := 1; ; turn++ {
+		// Step 2: ask the model, sending the full history, because a model
+		// remembers nothing between requests.
+		reply, err := model.Reply(ctx, fakemodel.Request{Messages: history, Tools: specs(tools)})
+		if err != nil {
+			return Result{History: history, Turns: turn}, fmt.Errorf("turn %d: ask the model: %w", turn, err)
+		}
+		history = append(history, reply)
+
+		// Step 3: the only branch of the loop. A reply without tool calls
+		// is the answer; nobody has to understand what it says.
+		if len(reply.ToolCalls) == 0 {
+			return Result{History: history, Turns: turn, StopReason: Completed}, nil
+		}
+
+		for _, call := range reply.ToolCalls {
+			// Step 4: run the tool the model asked for.
+			output, err := execute(ctx, tools, call)
+			if err != nil {
+				return Result{History: history, Turns: turn}, fmt.Errorf("turn %d: %w", turn, err)
+			}
+			// Step 5: append the result to the history. Without it the
+			// next request would equal this one and get the same reply.
+			history = append(history, fakemodel.ToolResultMessage{
+				ToolCallID: call.ID,
+				ToolName:   call.Name,
+				Content:    output,
+			})
+		}
+		// Step 6: back to step 2, with a longer history.
+	}
+}

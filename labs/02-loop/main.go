@@ -1,0 +1,42 @@
+// Lab 02-loop runs the agent loop: ask the model, run the tools it asks for,
+// append their results to the history, and ask again, until the model answers
+// without asking for a tool.
+//
+//	go run ./labs/02-loop
+package main
+
+import (
+	"context"
+	"io"
+	"os"
+
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+)
+
+// about is what -h prints above the flags.
+const about = `Lab 02 runs the agent loop: ask the model with the full history, run
+the tools it asks for, append each result to the history, and ask again,
+until the model answers without a tool call. The calculator model needs
+two turns and the history ends with four messages. This loop has no turn
+limit yet: lab 03 adds one.`
+
+func main() {
+	os.Exit(exitStatus(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr), os.Stderr))
+}
+
+// run is the whole program: main only turns its error into an exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if err := parse(newFlagSet(), args, stdout, stderr); err != nil {
+		return err
+	}
+	res, err := runLoop(ctx, fakemodel.Calculator(), []Tool{calculator}, fakemodel.CalculatorPrompt)
+	if err != nil {
+		return err
+	}
+	p := newPrinter(stdout)
+	p.transcript(res.History)
+	p.ended(res)
+	p.historySize(res.History)
+	p.answer(res)
+	return nil
+}

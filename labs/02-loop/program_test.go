@@ -1,0 +1,40 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/agent-loop-lab/agent-loop-lab/expected"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestProgram runs the real program as an instructor does, with its output on
+// a pipe, and compares what it prints with the golden files.
+func TestProgram(t *testing.T) {
+	bin, err := expected.Build(t.TempDir(), "02-loop")
+	require.NoError(t, err)
+
+	cases, err := expected.LabCases("02-loop")
+	require.NoError(t, err)
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			res, err := expected.Run(bin, c.Args...)
+			require.NoError(t, err)
+			assert.Equal(t, 0, res.ExitCode, "stderr: %s", res.Stderr)
+			expected.Check(t, c.Name, res.Stdout)
+		})
+	}
+	t.Run("unknown flag", func(t *testing.T) {
+		res, err := expected.Run(bin, "-no-such-flag")
+		require.NoError(t, err)
+		assert.Equal(t, 2, res.ExitCode)
+		assert.Contains(t, string(res.Stderr), "Usage:")
+		assert.Empty(t, res.Stdout)
+	})
+	t.Run("help", func(t *testing.T) {
+		res, err := expected.Run(bin, "-h")
+		require.NoError(t, err)
+		assert.Equal(t, 0, res.ExitCode)
+		assert.Contains(t, string(res.Stdout), about)
+	})
+}

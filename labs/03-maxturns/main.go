@@ -1,0 +1,53 @@
+// Lab 03-maxturns adds the turn limit: the loop stops after a fixed number of
+// turns with stop reason max_turns, so a model that never stops asking for
+// tools cannot keep it running, and spending, forever.
+//
+//	go run ./labs/03-maxturns [-max-turns N]
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+)
+
+// about is what -h prints above the flags.
+const about = `Lab 03 adds a turn limit to the loop of lab 02. A stubborn model that
+asks to check its result once more, every turn, is stopped after 3 turns
+with stop reason max_turns and 7 messages in the history. The calculator
+model still completes in 2 turns under the same limit. Try -max-turns 1.`
+
+func main() {
+	os.Exit(exitStatus(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr), os.Stderr))
+}
+
+// run is the whole program: main only turns its error into an exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	opts := options{maxTurns: 3}
+	if err := parse(newFlagSet(&opts), args, stdout, stderr); err != nil {
+		return err
+	}
+	parts := []struct {
+		title string
+		model fakemodel.Model
+	}{
+		{"a model that never stops asking", fakemodel.Stubborn()},
+		{"the calculator model", fakemodel.Calculator()},
+	}
+	p := newPrinter(stdout)
+	for i, part := range parts {
+		res, err := runLoop(ctx, part.model, []Tool{calculator}, fakemodel.CalculatorPrompt, int(opts.maxTurns))
+		if err != nil {
+			return err
+		}
+		p.part(i+1, fmt.Sprintf("%s (max turns %d)", part.title, opts.maxTurns))
+		p.transcript(res.History)
+		p.ended(res)
+		p.historySize(res.History)
+		p.answer(res)
+	}
+	return nil
+}

@@ -1,0 +1,130 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+	"github.com/fatih/color"
+)
+
+// A printer writes the lab's narrative.
+type printer struct {
+	w                       io.Writer
+	label, turn, good, warn *color.Color
+}
+
+// newPrinter returns a printer for w. It colours its output only when w is a
+// terminal and NO_COLOR is not set, so that piped output, and the golden
+// files made from it, hold plain text.
+func newPrinter(w io.Writer) *printer {
+	on := colorful(w)
+	paint := func(attrs ...color.Attribute) *color.Color {
+		c := color.New(attrs...)
+		if on {
+			c.EnableColor()
+		} else {
+			c.DisableColor()
+		}
+		return c
+	}
+	return &printer{
+		w:     w,
+		label: paint(color.Bold),
+		turn:  paint(color.FgCyan),
+		good:  paint(color.FgGreen),
+		warn:  paint(color.FgYellow),
+	}
+}
+
+// colorful reports whether w is a terminal that may receive colour.
+func colorful(w io.Writer) bool {
+	if os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
+		return false
+	}
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}
+
+func (p *printer) line(text string) {
+	fmt.Fprintln(p.w, text)
+}
+
+// transcript prints the history: the user's prompt, then for each turn what
+// the model said and what each tool call it made returned.
+func (p *printer) transcript(history []fakemodel.Message) {
+	turn := 0
+	for _, m := range history {
+		switch m := m.(type) {
+		case fakemodel.UserMessage:
+			fmt.Fprintf(p.w, "%s %s\n", p.label.Sprint("user:"), m.Text)
+		case fakemodel.AssistantMessage:
+			turn++
+			prefix := p.turn.Sprintf("turn %d ·", turn)
+			fmt.Fprintf(p.w, "%s model said: %s\n", prefix, m.Text)
+			for _, call := range m.ToolCalls {
+				if r, ok := resultFor(history, call.ID); ok {
+					fmt.Fprintf(p.w, "%s run %s %s ⇒ %s\n", prefix, call.Name, call.Arguments, r.Content)
+				}
+			}
+		}
+	}
+}
+
+// part prints the title of one part of the lab's output.
+func (p *printer) part(n int, title string) {
+	if n > 1 {
+		fmt.Fprintln(p.w)
+	}
+	fmt.Fprintln(p.w, p.label.Sprintf("=== part %d: %s ===", n, title))
+}
+
+// ended prints how the loop ended.
+func (p *printer) ended(res Result) {
+	reason := p.good.Sprint(res.StopReason)
+	if res.StopReason != Completed {
+		reason = p.warn.Sprint(res.StopReason)
+	}
+	fmt.Fprintf(p.w, "%s %s, stop reason %s\n", p.label.Sprint("loop ended:"), count(res.Turns, "turn"), reason)
+}
+
+// answer prints what the user finally reads.
+func (p *printer) answer(res Result) {
+	text, ok := res.Answer()
+	if !ok {
+		text = p.warn.Sprint("none: the loop stopped before the model answered")
+	}
+	fmt.Fprintf(p.w, "%s %s\n", p.label.Sprint("answer:"), text)
+}
+
+// count writes n and a noun, in the plural unless n is 1.
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// resultFor finds the tool result that answers the call with this ID.
+func resultFor(history []fakemodel.Message, id string) (fakemodel.ToolResultMessage, bool) {
+	for _, m := range history {
+		if r, ok := m.(fakemodel.ToolResultMessage); ok && r.ToolCallID == id {
+			return r, true
+		}
+	}
+	return fakemodel.ToolResultMessage{}, false
+}
+
+func (p *printer) historySize(history []fakemodel.Message) {
+	roles := make([]string, len(history))
+	for i, m := range history {
+		roles[i] = string(m.Role())
+	}
+	fmt.Fprintf(p.w, "history holds %s: %s\n", count(len(history), "message"), strings.Join(roles, ", "))
+}

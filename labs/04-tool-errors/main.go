@@ -1,0 +1,54 @@
+// Lab 04-tool-errors turns every failure of a tool into a tool result marked
+// as an error, so the loop goes on and the model can correct itself. Only a
+// failed model request ends the loop, with stop reason error.
+//
+//	go run ./labs/04-tool-errors [-max-turns N]
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+)
+
+// about is what -h prints above the flags.
+const about = `Lab 04 turns a failing tool into a tool result marked as an error, and
+the loop goes on. Part 1: a model divides by 0, reads "division by zero",
+retries with 4 and answers in turn 3. Part 2: calls the loop refuses before
+they run (an unknown tool, arguments that are not what the tool takes) and
+a tool that panics. Part 3: a failed model request, the one failure that
+ends the loop, with stop reason error.`
+
+func main() {
+	os.Exit(exitStatus(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr), os.Stderr))
+}
+
+// run is the whole program: main only turns its error into an exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	opts := options{maxTurns: 3}
+	if err := parse(newFlagSet(&opts), args, stdout, stderr); err != nil {
+		return err
+	}
+	parts := []struct {
+		title  string
+		model  fakemodel.Model
+		prompt string
+	}{
+		{"a model that corrects itself", fakemodel.SelfCorrecting(), fakemodel.SelfCorrectingPrompt},
+		{"calls that fail before and during execution", badCalls, badCallsPrompt},
+		{"a failed model request", failingModel, fakemodel.CalculatorPrompt},
+	}
+	p := newPrinter(stdout)
+	for i, part := range parts {
+		res := runLoop(ctx, part.model, []Tool{calculator, average}, part.prompt, int(opts.maxTurns))
+		p.part(i+1, fmt.Sprintf("%s (max turns %d)", part.title, opts.maxTurns))
+		p.transcript(res.History)
+		p.ended(res)
+		p.historySize(res.History)
+		p.answer(res)
+	}
+	return nil
+}

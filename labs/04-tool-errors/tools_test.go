@@ -1,0 +1,128 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"testing"
+
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestExecute(t *testing.T) {
+	const validation = `Validation failed for tool "calculate": `
+	tests := []struct {
+		name, tool, args string
+		want             string
+		isError          bool
+	}{
+		{name: "success", tool: "calculate", args: `{"op":"multiply","a":23,"b":17}`, want: "391"},
+		{name: "order of fields does not matter", tool: "calculate", args: `{"b":4,"a":100,"op":"divide"}`, want: "25"},
+		{name: "tool error", tool: "calculate", args: `{"op":"divide","a":1,"b":0}`, want: "division by zero", isError: true},
+		{name: "unknown tool", tool: "weather", args: `{}`, want: "Tool weather not found", isError: true},
+		{name: "not JSON", tool: "calculate", args: `{"op":`, want: validation + `arguments are not valid JSON: unexpected end of JSON input. Received arguments: {"op":`, isError: true},
+		{name: "empty", tool: "calculate", args: ``, want: validation + `arguments are not valid JSON: unexpected end of JSON input. Received arguments: `, isError: true},
+		{name: "trailing data", tool: "calculate", args: `{"op":"add","a":1,"b":2} {}`, want: validation + `arguments are not valid JSON: invalid character '{' after top-level value. Received arguments: {"op":"add","a":1,"b":2} {}`, isError: true},
+		{name: "array", tool: "calculate", args: `[1,2]`, want: validation + `arguments must be a JSON object, not an array. Received arguments: [1,2]`, isError: true},
+		{name: "null", tool: "calculate", args: `null`, want: validation + `arguments must be a JSON object, not null. Received arguments: null`, isError: true},
+		{name: "wrong type", tool: "calculate", args: `{"op":"add","a":"2","b":3}`, want: validation + `field "a" must be a number, not a string. Received arguments: {"op":"add","a":"2","b":3}`, isError: true},
+		{name: "wrong type of op", tool: "calculate", args: `{"op":1,"a":2,"b":3}`, want: validation + `field "op" must be a string, not a number. Received arguments: {"op":1,"a":2,"b":3}`, isError: true},
+		{name: "missing field", tool: "calculate", args: `{"op":"add","a":2}`, want: validation + `missing field "b". Received arguments: {"op":"add","a":2}`, isError: true},
+		{name: "unknown field", tool: "calculate", args: `{"op":"add","a":2,"b":3,"c":4}`, want: validation + `unknown field "c". Received arguments: {"op":"add","a":2,"b":3,"c":4}`, isError: true},
+		{name: "op out of range", tool: "calculate", args: `{"op":"power","a":2,"b":3}`, want: validation + `field "op" must be add, subtract, multiply or divide, not "power". Received arguments: {"op":"power","a":2,"b":3}`, isError: true},
+		{name: "number out of range", tool: "calculate", args: `{"op":"add","a":2,"b":-1e16}`, want: validation + `field "b" must be within ±9007199254740992, not -1e+16. Received arguments: {"op":"add","a":2,"b":-1e16}`, isError: true},
+		{name: "number too large for float64", tool: "calculate", args: `{"op":"add","a":1e400,"b":1}`, want: validation + `field "a" must be a number, not 1e400. Received arguments: {"op":"add","a":1e400,"b":1}`, isError: true},
+		{name: "not a whole number", tool: "average", args: `{"numbers":[1.5]}`, want: `Validation failed for tool "average": field "numbers" must be a whole number, not 1.5. Received arguments: {"numbers":[1.5]}`, isError: true},
+		{name: "average", tool: "average", args: `{"numbers":[1,2,4]}`, want: "2"},
+		{name: "panic", tool: "average", args: `{"numbers":[]}`, want: `Tool "average" panicked: runtime error: integer divide by zero`, isError: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			call := fakemodel.ToolCall{ID: "id", Name: tt.tool, Arguments: json.RawMessage(tt.args)}
+			got := execute(context.Background(), []Tool{calculator, average}, call)
+			want := fakemodel.ToolResultMessage{ToolCallID: "id", ToolName: tt.tool, Content: tt.want, IsError: tt.isError}
+			assert.Equal(t, want, got)
+		})
+	}
+}
+
+func TestExecuteChecksArgumentsBeforeTheToolRuns(t *testing.T) {
+	ran := false
+	tool := newTool(calculateSpec, checkCalculate, func(context.Context, calculateArgs) (string, error) {
+		ran = true
+		return "", nil
+	})
+	got := execute(context.Background(), []Tool{tool}, fakemodel.ToolCall{Name: "calculate", Arguments: json.RawMessage(`{"op":"add"}`)})
+	assert.True(t, got.IsError)
+	assert.False(t, ran, "a call with bad arguments must never reach the tool")
+}
+
+func TestExecutePassesTheContextToTheTool(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	tool := newTool(calculateSpec, nil, func(ctx context.Context, _ calculateArgs) (string, error) {
+		return "", ctx.Err()
+	})
+	got := execute(ctx, []Tool{tool}, fakemodel.ToolCall{Name: "calculate", Arguments: json.RawMessage(`{"op":"add","a":1,"b":2}`)})
+	assert.Equal(t, "context canceled", got.Content)
+	assert.True(t, got.IsError)
+}
+
+// TestSchemasMatchTheArguments keeps the schema each model reads in step with
+// what decodeArgs accepts: the same fields, all of them required.
+func TestSchemasMatchTheArguments(t *testing.T) {
+	tests := []struct {
+		spec   fakemodel.ToolSpec
+		fields []string
+	}{
+		{calculateSpec, fieldNames[calculateArgs]()},
+		{averageSpec, fieldNames[averageArgs]()},
+	}
+	for _, tt := range tests {
+		var schema struct {
+			Properties           map[string]json.RawMessage `json:"properties"`
+			Required             []string                   `json:"required"`
+			AdditionalProperties bool                       `json:"additionalProperties"`
+		}
+		require.NoError(t, json.Unmarshal(tt.spec.Parameters, &schema), tt.spec.Name)
+		assert.ElementsMatch(t, tt.fields, schema.Required, tt.spec.Name)
+		properties := make([]string, 0, len(schema.Properties))
+		for name := range schema.Properties {
+			properties = append(properties, name)
+		}
+		slices.Sort(properties)
+		assert.ElementsMatch(t, tt.fields, properties, tt.spec.Name)
+		assert.False(t, schema.AdditionalProperties, tt.spec.Name)
+	}
+}
+
+// FuzzDecodeArguments feeds calculate any bytes as arguments. Each input must
+// be either accepted, as arguments within range, or refused with an error
+// result; nothing may panic.
+func FuzzDecodeArguments(f *testing.F) {
+	seeds := []string{
+		`{"op":"multiply","a":23,"b":17}`, `{"op":"add","a":2,`, `{"op":"add","a":"2","b":3}`,
+		`{"op":"add","a":2}`, `{"op":"add","a":2,"b":3,"c":4}`, `{"op":"power","a":2,"b":3}`,
+		`{"op":"multiply","a":1e20,"b":3}`, `{"op":"divide","a":1,"b":0}`, `null`, `[]`, `""`,
+		`{"op":null,"a":1,"b":2}`, `{"op":"add","a":1,"b":2,"op":"divide"}`,
+	}
+	for _, seed := range seeds {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		args, err := calculator.decode(raw)
+		if err == nil {
+			a := args.(calculateArgs)
+			assert.NoError(t, checkCalculate(a), "accepted arguments are in range")
+		}
+		result := execute(context.Background(), []Tool{calculator}, fakemodel.ToolCall{Name: "calculate", Arguments: raw})
+		if err != nil {
+			assert.True(t, result.IsError)
+			assert.Contains(t, result.Content, `Validation failed for tool "calculate"`)
+		} else if result.IsError {
+			assert.Equal(t, "division by zero", result.Content, "the only error of valid arguments")
+		}
+	})
+}
