@@ -29,11 +29,15 @@ func (c Case) Command() string {
 // fixed are the cases that do not come from a directory of scenario files.
 var fixed = []Case{
 	{Name: "01-no-loop", Lab: "01-no-loop"},
+	{Name: "01-no-loop.requests", Lab: "01-no-loop", Args: []string{"-requests"}},
 	{Name: "02-loop", Lab: "02-loop"},
+	{Name: "02-loop.requests", Lab: "02-loop", Args: []string{"-requests"}},
 	{Name: "03-maxturns", Lab: "03-maxturns"},
 	{Name: "03-maxturns.max-turns-1", Lab: "03-maxturns", Args: []string{"-max-turns", "1"}},
 	{Name: "03-maxturns.max-turns-10", Lab: "03-maxturns", Args: []string{"-max-turns", "10"}},
+	{Name: "03-maxturns.requests", Lab: "03-maxturns", Args: []string{"-requests"}},
 	{Name: "04-tool-errors", Lab: "04-tool-errors"},
+	{Name: "04-tool-errors.requests", Lab: "04-tool-errors", Args: []string{"-requests"}},
 }
 
 // Cases returns every golden case, in a fixed order. Besides the fixed cases,

@@ -26,15 +26,17 @@ func main() {
 
 // run is the whole program: main only turns its error into an exit status.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if err := parse(newFlagSet(), args, stdout, stderr); err != nil {
+	var opts options
+	if err := parse(newFlagSet(&opts), args, stdout, stderr); err != nil {
 		return err
 	}
-	history, err := askOnce(ctx, fakemodel.Calculator(), fakemodel.CalculatorPrompt)
+	model := &recorder{model: fakemodel.Calculator()}
+	history, err := askOnce(ctx, model, fakemodel.CalculatorPrompt)
 	if err != nil {
 		return err
 	}
 	p := newPrinter(stdout)
-	p.transcript(history)
+	p.transcript(history, model.shown(opts))
 	p.line("program ended after one request: nothing runs the tool")
 	for _, call := range unanswered(history) {
 		p.line(fmt.Sprintf("unanswered tool call: %s %s", call.ID, call.Name))

@@ -57,7 +57,7 @@ func (p *printer) line(text string) {
 
 // transcript prints the history: the user's prompt, then for each turn what
 // the model said and what became of each tool call it made.
-func (p *printer) transcript(history []fakemodel.Message) {
+func (p *printer) transcript(history []fakemodel.Message, requests []fakemodel.Request) {
 	turn := 0
 	for _, m := range history {
 		switch m := m.(type) {
@@ -66,6 +66,9 @@ func (p *printer) transcript(history []fakemodel.Message) {
 		case fakemodel.AssistantMessage:
 			turn++
 			prefix := p.turn.Sprintf("turn %d ·", turn)
+			if turn <= len(requests) {
+				p.request(prefix, requests[turn-1])
+			}
 			fmt.Fprintf(p.w, "%s model said: %s\n", prefix, m.Text)
 			for _, call := range m.ToolCalls {
 				if _, ok := resultFor(history, call.ID); !ok {
@@ -77,9 +80,32 @@ func (p *printer) transcript(history []fakemodel.Message) {
 }
 
 func (p *printer) historySize(history []fakemodel.Message) {
-	roles := make([]string, len(history))
-	for i, m := range history {
+	fmt.Fprintf(p.w, "history holds %s: %s\n", count(len(history), "message"), roleList(history))
+}
+
+// request prints what one request sent the model.
+func (p *printer) request(prefix string, req fakemodel.Request) {
+	tools := make([]string, len(req.Tools))
+	for i, t := range req.Tools {
+		tools[i] = t.Name
+	}
+	fmt.Fprintf(p.w, "%s request: %s (%s), %s (%s)\n", prefix, count(len(req.Messages), "message"), roleList(req.Messages),
+		count(len(req.Tools), "tool"), strings.Join(tools, ", "))
+}
+
+// roleList names the role of each message, in order.
+func roleList(messages []fakemodel.Message) string {
+	roles := make([]string, len(messages))
+	for i, m := range messages {
 		roles[i] = string(m.Role())
 	}
-	fmt.Fprintf(p.w, "history holds %d messages: %s\n", len(history), strings.Join(roles, ", "))
+	return strings.Join(roles, ", ")
+}
+
+// count writes n and a noun, in the plural unless n is 1.
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

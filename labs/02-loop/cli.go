@@ -7,10 +7,16 @@ import (
 	"io"
 )
 
-// newFlagSet returns the lab's flags. This lab has none besides -h.
-func newFlagSet() *flag.FlagSet {
+// options are the lab's settings, filled from the command line.
+type options struct {
+	requests bool
+}
+
+// newFlagSet returns the lab's flags, which fill opts.
+func newFlagSet(opts *options) *flag.FlagSet {
 	fs := flag.NewFlagSet("02-loop", flag.ContinueOnError)
 	fs.Usage = func() {} // parse prints the help itself, to the right stream
+	fs.BoolVar(&opts.requests, "requests", false, "also print what each request sends the model")
 	return fs
 }
 

@@ -26,15 +26,17 @@ func main() {
 
 // run is the whole program: main only turns its error into an exit status.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if err := parse(newFlagSet(), args, stdout, stderr); err != nil {
+	var opts options
+	if err := parse(newFlagSet(&opts), args, stdout, stderr); err != nil {
 		return err
 	}
-	res, err := runLoop(ctx, fakemodel.Calculator(), []Tool{calculator}, fakemodel.CalculatorPrompt)
+	model := &recorder{model: fakemodel.Calculator()}
+	res, err := runLoop(ctx, model, []Tool{calculator}, fakemodel.CalculatorPrompt)
 	if err != nil {
 		return err
 	}
 	p := newPrinter(stdout)
-	p.transcript(res.History)
+	p.transcript(res.History, model.shown(opts))
 	p.ended(res)
 	p.historySize(res.History)
 	p.answer(res)

@@ -39,12 +39,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	p := newPrinter(stdout)
 	for i, part := range parts {
-		res, err := runLoop(ctx, part.model, []Tool{calculator}, fakemodel.CalculatorPrompt, int(opts.maxTurns))
+		model := &recorder{model: part.model}
+		res, err := runLoop(ctx, model, []Tool{calculator}, fakemodel.CalculatorPrompt, int(opts.maxTurns))
 		if err != nil {
 			return err
 		}
 		p.part(i+1, fmt.Sprintf("%s (max turns %d)", part.title, opts.maxTurns))
-		p.transcript(res.History)
+		p.transcript(res.History, model.shown(opts))
 		p.ended(res)
 		p.historySize(res.History)
 		p.answer(res)

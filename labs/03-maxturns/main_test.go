@@ -35,17 +35,6 @@ func roles(history []fakemodel.Message) []fakemodel.Role {
 	return out
 }
 
-// recorder is a model that remembers the requests it was sent.
-type recorder struct {
-	model    fakemodel.Model
-	requests []fakemodel.Request
-}
-
-func (r *recorder) Reply(ctx context.Context, req fakemodel.Request) (fakemodel.AssistantMessage, error) {
-	r.requests = append(r.requests, req)
-	return r.model.Reply(ctx, req)
-}
-
 func TestStubbornModelIsStoppedAfterThreeTurns(t *testing.T) {
 	res, err := runLoop(context.Background(), fakemodel.Stubborn(), []Tool{calculator}, fakemodel.CalculatorPrompt, 3)
 	require.NoError(t, err, "reaching the limit is a stop reason, not an error")

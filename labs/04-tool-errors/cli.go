@@ -11,12 +11,14 @@ import (
 // options are the lab's settings, filled from the command line.
 type options struct {
 	maxTurns turnLimit
+	requests bool
 }
 
 // newFlagSet returns the lab's flags, which fill opts.
 func newFlagSet(opts *options) *flag.FlagSet {
 	fs := flag.NewFlagSet("04-tool-errors", flag.ContinueOnError)
 	fs.Usage = func() {} // parse prints the help itself, to the right stream
+	fs.BoolVar(&opts.requests, "requests", false, "also print what each request sends the model")
 	fs.Var(&opts.maxTurns, "max-turns", fmt.Sprintf("stop the loop after `N` turns (%d to %d)", minTurns, maxTurnsLimit))
 	return fs
 }

@@ -43,9 +43,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	p := newPrinter(stdout)
 	for i, part := range parts {
-		res := runLoop(ctx, part.model, []Tool{calculator, average}, part.prompt, int(opts.maxTurns))
+		model := &recorder{model: part.model}
+		res := runLoop(ctx, model, []Tool{calculator, average}, part.prompt, int(opts.maxTurns))
 		p.part(i+1, fmt.Sprintf("%s (max turns %d)", part.title, opts.maxTurns))
-		p.transcript(res.History)
+		p.transcript(res.History, model.shown(opts))
 		p.ended(res)
 		p.historySize(res.History)
 		p.answer(res)

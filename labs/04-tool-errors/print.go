@@ -59,7 +59,7 @@ func (p *printer) line(text string) {
 
 // transcript prints the history: the user's prompt, then for each turn what
 // the model said and what each tool call it made returned.
-func (p *printer) transcript(history []fakemodel.Message) {
+func (p *printer) transcript(history []fakemodel.Message, requests []fakemodel.Request) {
 	turn := 0
 	for _, m := range history {
 		switch m := m.(type) {
@@ -68,6 +68,9 @@ func (p *printer) transcript(history []fakemodel.Message) {
 		case fakemodel.AssistantMessage:
 			turn++
 			prefix := p.turn.Sprintf("turn %d ·", turn)
+			if turn <= len(requests) {
+				p.request(prefix, requests[turn-1])
+			}
 			if m.StopReason == fakemodel.StopReasonError {
 				fmt.Fprintf(p.w, "%s %s %s\n", prefix, p.bad.Sprint("model request failed:"), m.ErrorMessage)
 				continue
@@ -135,14 +138,29 @@ func resultFor(history []fakemodel.Message, id string) (fakemodel.ToolResultMess
 }
 
 func (p *printer) historySize(history []fakemodel.Message) {
-	// Runs of three or more messages of one role are written "toolResult ×9".
+	fmt.Fprintf(p.w, "history holds %s: %s\n", count(len(history), "message"), roleList(history))
+}
+
+// request prints what one request sent the model.
+func (p *printer) request(prefix string, req fakemodel.Request) {
+	tools := make([]string, len(req.Tools))
+	for i, t := range req.Tools {
+		tools[i] = t.Name
+	}
+	fmt.Fprintf(p.w, "%s request: %s (%s), %s (%s)\n", prefix, count(len(req.Messages), "message"), roleList(req.Messages),
+		count(len(req.Tools), "tool"), strings.Join(tools, ", "))
+}
+
+// roleList names the role of each message, in order. Runs of three or more
+// messages of one role are written "toolResult ×9".
+func roleList(messages []fakemodel.Message) string {
 	var roles []string
-	for i := 0; i < len(history); {
+	for i := 0; i < len(messages); {
 		n := 1
-		for i+n < len(history) && history[i+n].Role() == history[i].Role() {
+		for i+n < len(messages) && messages[i+n].Role() == messages[i].Role() {
 			n++
 		}
-		role := string(history[i].Role())
+		role := string(messages[i].Role())
 		if n >= 3 {
 			roles = append(roles, fmt.Sprintf("%s ×%d", role, n))
 		} else {
@@ -152,5 +170,5 @@ func (p *printer) historySize(history []fakemodel.Message) {
 		}
 		i += n
 	}
-	fmt.Fprintf(p.w, "history holds %s: %s\n", count(len(history), "message"), strings.Join(roles, ", "))
+	return strings.Join(roles, ", ")
 }
