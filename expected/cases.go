@@ -38,6 +38,9 @@ var fixed = []Case{
 	{Name: "03-maxturns.requests", Lab: "03-maxturns", Args: []string{"-requests"}},
 	{Name: "04-tool-errors", Lab: "04-tool-errors"},
 	{Name: "04-tool-errors.requests", Lab: "04-tool-errors", Args: []string{"-requests"}},
+	{Name: "05-parallel", Lab: "05-parallel"},
+	{Name: "05-parallel.sequential", Lab: "05-parallel", Args: []string{"-sequential"}},
+	{Name: "05-parallel.trace", Lab: "05-parallel", Args: []string{"-trace"}},
 }
 
 // Cases returns every golden case, in a fixed order. Besides the fixed cases,

@@ -1,0 +1,98 @@
+// Lab 05-parallel turns the loop into a stream of events, so that a user can
+// watch a run while it happens, and runs a batch of tool calls in parallel,
+// so that the batch takes as long as its slowest call, while the model still
+// receives the results in the order of its calls.
+//
+//	go run ./labs/05-parallel [-sequential] [-trace] [-max-turns N]
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"os/signal"
+	"time"
+
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+)
+
+// about is what -h prints above the flags.
+const about = `Lab 05 makes the loop tell what it does while it runs: it yields Pi's ten
+events, and this program prints each one as it arrives. Part 1: the model
+asks for three weather lookups that take 300, 200 and 400 ms. They run in
+parallel and finish in the order Lima, Oslo, Cairo; the model still reads
+the results in the order it asked for them, and the batch takes about as
+long as the slowest call. With -sequential it takes about the sum. Part 2:
+one batch through every edge of the pipeline: a tool that must run alone,
+a call a hook blocks, an unknown tool, a hook that edits a result.
+Ctrl-C cancels the run: it ends with stop reason aborted, exit status 130.`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	status := exitStatus(run(ctx, os.Args[1:], os.Stdout, os.Stderr), os.Stderr)
+	stop()
+	os.Exit(status)
+}
+
+// errInterrupted reports a run that ended with stop reason aborted.
+var errInterrupted = errors.New("interrupted: the run ended with stop reason aborted")
+
+// run is the whole program: main only turns its error into an exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	opts := options{maxTurns: 3}
+	if err := parse(newFlagSet(&opts), args, stdout, stderr); err != nil {
+		return err
+	}
+	mode := "in parallel"
+	if opts.sequential {
+		mode = "one at a time (-sequential)"
+	}
+	parts := []struct {
+		title  string
+		setup  []string
+		prompt string
+		cfg    Config
+		timing *latencies
+	}{
+		{
+			title:  "three lookups in one batch, run " + mode,
+			setup:  []string{"the weather lookups take 300 ms (Oslo), 200 ms (Lima) and 400 ms (Cairo)"},
+			prompt: fakemodel.ForecasterPrompt,
+			cfg:    Config{Model: fakemodel.Forecaster(), Tools: []Tool{weather}},
+			timing: declared(fakemodel.ForecasterCities),
+		},
+		{
+			title: "one batch through every edge of the pipeline",
+			setup: []string{
+				"write is a sequential tool, so a batch that calls it runs one call at a time",
+				"BeforeToolCall blocks rm; AfterToolCall hides API keys in results",
+			},
+			prompt: notesPrompt,
+			cfg:    Config{Model: notesModel, Tools: noteTools(), BeforeToolCall: requireApproval, AfterToolCall: redactSecrets},
+		},
+	}
+	p := newPrinter(stdout)
+	for i, part := range parts {
+		part.cfg.MaxTurns = int(opts.maxTurns)
+		part.cfg.Sequential = opts.sequential
+		p.part(i+1, part.title)
+
+		var sum summary
+		show := func(ev Event) { p.line(traceLine(ev)) }
+		if !opts.trace {
+			for _, line := range part.setup {
+				p.line("setup: " + line)
+			}
+			show = newNarrator(p, &sum, time.Now, part.timing).show
+		}
+		for ev := range runLoop(ctx, part.cfg, part.prompt) {
+			sum.observe(ev)
+			show(ev)
+		}
+		if sum.stopReason() == Aborted {
+			return errInterrupted
+		}
+	}
+	return nil
+}

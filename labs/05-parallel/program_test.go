@@ -1,0 +1,82 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/agent-loop-lab/agent-loop-lab/expected"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestProgram runs the real program as an instructor does, with its output on
+// a pipe, and compares what it prints with the golden files. Unlike the
+// in-process golden test, the tools sleep for real here.
+func TestProgram(t *testing.T) {
+	bin, err := expected.Build(t.TempDir(), "05-parallel")
+	require.NoError(t, err)
+
+	cases, err := expected.LabCases("05-parallel")
+	require.NoError(t, err)
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			res, err := expected.Run(bin, c.Args...)
+			require.NoError(t, err)
+			assert.Equal(t, 0, res.ExitCode, "stderr: %s", res.Stderr)
+			expected.Check(t, c.Name, res.Stdout)
+		})
+	}
+	t.Run("unknown flag", func(t *testing.T) {
+		res, err := expected.Run(bin, "-no-such-flag")
+		require.NoError(t, err)
+		assert.Equal(t, 2, res.ExitCode)
+		assert.Contains(t, string(res.Stderr), "Usage:")
+		assert.Empty(t, res.Stdout)
+	})
+	t.Run("help", func(t *testing.T) {
+		res, err := expected.Run(bin, "-h")
+		require.NoError(t, err)
+		assert.Equal(t, 0, res.ExitCode)
+		assert.Contains(t, string(res.Stdout), about)
+	})
+	t.Run("Ctrl-C", func(t *testing.T) {
+		// Press Ctrl-C once the lookups run: when the program has printed
+		// that the last one started. Reading its output, not sleeping,
+		// tells when that is.
+		cmd := exec.Command(bin)
+		stdout, err := cmd.StdoutPipe()
+		require.NoError(t, err)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		require.NoError(t, cmd.Start())
+
+		var printed strings.Builder
+		lines := bufio.NewScanner(stdout)
+		for lines.Scan() {
+			printed.WriteString(lines.Text() + "\n")
+			if strings.Contains(lines.Text(), "start call_3 weather") {
+				require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
+				break
+			}
+		}
+		rest, err := io.ReadAll(stdout)
+		require.NoError(t, err)
+		printed.Write(rest)
+		err = cmd.Wait()
+
+		var exit *exec.ExitError
+		require.ErrorAs(t, err, &exit)
+		assert.Equal(t, 130, exit.ExitCode())
+		assert.Equal(t, "interrupted: the run ended with stop reason aborted\n", stderr.String())
+		out := printed.String()
+		assert.Contains(t, out, "done call_3 weather ⇒ error: weather in Cairo: context canceled", "running tools see the cancellation")
+		assert.Contains(t, out, "turn 2 · model request aborted:", "so does the next model request")
+		assert.Contains(t, out, "loop ended: 2 turns, stop reason aborted")
+		assert.NotContains(t, out, "part 2")
+	})
+}

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestDecodeArgs(t *testing.T) {
+	tests := []struct {
+		args, err string
+	}{
+		{args: `{"path":"a","text":"b"}`},
+		{args: `{"text":"b","path":"a"}`},
+		{args: `{"path":"a"}`, err: `missing field "text"`},
+		{args: `{"path":"a","text":"b","mode":"x"}`, err: `unknown field "mode"`},
+		{args: `{"path":1,"text":"b"}`, err: `field "path" must be a string, not a number`},
+		{args: `[]`, err: `arguments must be a JSON object, not an array`},
+		{args: `null`, err: `arguments must be a JSON object, not null`},
+		{args: `{"path":`, err: `arguments are not valid JSON: unexpected end of JSON input`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.args, func(t *testing.T) {
+			_, err := decodeArgs[writeArgs](json.RawMessage(tt.args))
+			if tt.err == "" {
+				assert.NoError(t, err)
+			} else {
+				assert.EqualError(t, err, tt.err)
+			}
+		})
+	}
+}
+
+func TestNotebook(t *testing.T) {
+	tools := noteTools()
+	require.Len(t, tools, 3)
+	write, read, rm := tools[0], tools[1], tools[2]
+	assert.True(t, write.Sequential, "write must not overlap with a read of the same note")
+	assert.False(t, read.Sequential)
+
+	runTool := func(tool Tool, args string) (string, error) {
+		decoded, err := tool.decode(json.RawMessage(args))
+		require.NoError(t, err)
+		return tool.run(context.Background(), decoded, func(string) {})
+	}
+	out, err := runTool(write, `{"path":"a","text":"hello"}`)
+	require.NoError(t, err)
+	assert.Equal(t, "wrote 5 bytes to a", out)
+	out, err = runTool(read, `{"path":"a"}`)
+	require.NoError(t, err)
+	assert.Equal(t, "hello", out)
+	out, err = runTool(rm, `{"path":"a"}`)
+	require.NoError(t, err)
+	assert.Equal(t, "deleted a", out)
+	_, err = runTool(read, `{"path":"a"}`)
+	assert.EqualError(t, err, "no note at a")
+}
+
+func TestRedactSecrets(t *testing.T) {
+	got, err := redactSecrets(context.Background(), AfterToolCallContext{Result: "key sk-live-42 and sk-test-1"})
+	require.NoError(t, err)
+	require.NotNil(t, got.Content)
+	assert.Equal(t, "key [redacted] and [redacted]", *got.Content)
+	assert.Nil(t, got.IsError, "the error flag is left alone")
+
+	got, err = redactSecrets(context.Background(), AfterToolCallContext{Result: "nothing secret"})
+	require.NoError(t, err)
+	assert.Equal(t, AfterToolCallResult{}, got, "a clean result is kept as it is")
+}
+
+// TestSchemasMatchTheArguments keeps the schema each model reads in step with
+// what decodeArgs accepts: the same fields, all of them required.
+func TestSchemasMatchTheArguments(t *testing.T) {
+	tests := []struct {
+		spec   fakemodel.ToolSpec
+		fields []string
+	}{
+		{weatherSpec, fieldNames[weatherArgs]()},
+		{writeSpec, fieldNames[writeArgs]()},
+		{readSpec, fieldNames[pathArgs]()},
+		{rmSpec, fieldNames[pathArgs]()},
+	}
+	for _, tt := range tests {
+		var schema struct {
+			Properties map[string]json.RawMessage `json:"properties"`
+			Required   []string                   `json:"required"`
+		}
+		require.NoError(t, json.Unmarshal(tt.spec.Parameters, &schema), tt.spec.Name)
+		assert.ElementsMatch(t, tt.fields, schema.Required, tt.spec.Name)
+		properties := make([]string, 0, len(schema.Properties))
+		for name := range schema.Properties {
+			properties = append(properties, name)
+		}
+		assert.ElementsMatch(t, tt.fields, properties, tt.spec.Name)
+	}
+}
+
+// FuzzDecodeArguments feeds the write tool any bytes as arguments: each input
+// is either accepted or refused with an error, and nothing panics.
+func FuzzDecodeArguments(f *testing.F) {
+	for _, seed := range []string{`{"path":"a","text":"b"}`, `{"path":"a"}`, `{"path":1}`, `null`, `[]`, `{"path":"a","text":"b","x":1}`} {
+		f.Add([]byte(seed))
+	}
+	write := noteTools()[0]
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		args, err := write.decode(raw)
+		if err == nil {
+			_, ok := args.(writeArgs)
+			assert.True(t, ok)
+		}
+	})
+}
