@@ -12,10 +12,10 @@ const CalculatorPrompt = "What is 23 × 17?"
 var multiply23by17 = json.RawMessage(`{"op":"multiply","a":23,"b":17}`)
 
 // Calculator returns a model that answers [CalculatorPrompt] with the help of
-// a tool named "calculate". While the history holds no result of that tool,
-// it asks for calculate with op multiply, 23 and 17. Once it sees the result,
-// it answers "23 × 17 = 391." (with whatever number the result holds). If
-// the result is an error, it says so instead. Without a calculate tool in the
+// a tool named "calculate". While the history holds no tool result, it asks
+// for calculate with op multiply, 23 and 17. Once it sees a result, it
+// answers "23 × 17 = 391." (with whatever number the result holds). If the
+// result is an error, it says so instead. Without a calculate tool in the
 // request, it says that it cannot answer.
 func Calculator() Model {
 	return fake{name: "calculator", decide: calculator}

@@ -111,7 +111,7 @@ func TestCalculator(t *testing.T) {
 }
 
 func TestCalculatorAsksAgainWhenTheResultIsMissing(t *testing.T) {
-	// The loop forgot step 5: the history did not grow, so the model
+	// The loop forgot step 5: the history holds no result, so the model
 	// makes the same decision again.
 	user := UserMessage{Text: CalculatorPrompt}
 	first := ask(t, Calculator(), []ToolSpec{calculate}, user)

@@ -12,8 +12,8 @@ type Result struct {
 	// History is the whole conversation: the prompt and every message the
 	// run appended to it.
 	History []fakemodel.Message
-	// Turns counts the model's replies. A turn is one reply plus the tool
-	// calls it triggers, so Turns is not the number of messages.
+	// Turns counts turns: requests to the model, each with the tool calls
+	// its reply triggers. It is not the number of messages.
 	Turns int
 	// StopReason says why the loop ended.
 	StopReason StopReason
@@ -68,7 +68,7 @@ func runLoop(ctx context.Context, model fakemodel.Model, tools []Tool, prompt st
 				return Result{History: history, Turns: turn}, fmt.Errorf("turn %d: %w", turn, err)
 			}
 			// Step 5: append the result to the history. Without it the
-			// next request would equal this one and get the same reply.
+			// model never sees the result, and asks for the tool again.
 			history = append(history, fakemodel.ToolResultMessage{
 				ToolCallID: call.ID,
 				ToolName:   call.Name,

@@ -105,12 +105,15 @@ func (p *printer) historySize(history []fakemodel.Message) {
 
 // request prints what one request sent the model.
 func (p *printer) request(prefix string, req fakemodel.Request) {
-	tools := make([]string, len(req.Tools))
-	for i, t := range req.Tools {
-		tools[i] = t.Name
+	tools := "no tools"
+	if len(req.Tools) > 0 {
+		names := make([]string, len(req.Tools))
+		for i, t := range req.Tools {
+			names[i] = t.Name
+		}
+		tools = fmt.Sprintf("%s (%s)", count(len(names), "tool"), strings.Join(names, ", "))
 	}
-	fmt.Fprintf(p.w, "%s request: %s (%s), %s (%s)\n", prefix, count(len(req.Messages), "message"), roleList(req.Messages),
-		count(len(req.Tools), "tool"), strings.Join(tools, ", "))
+	fmt.Fprintf(p.w, "%s request: %s (%s), %s\n", prefix, count(len(req.Messages), "message"), roleList(req.Messages), tools)
 }
 
 // roleList names the role of each message, in order.

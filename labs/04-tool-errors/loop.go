@@ -11,8 +11,8 @@ type Result struct {
 	// History is the whole conversation: the prompt and every message the
 	// run appended to it.
 	History []fakemodel.Message
-	// Turns counts the model's replies. A turn is one reply plus the tool
-	// calls it triggers, so Turns is not the number of messages.
+	// Turns counts turns: requests to the model, each with the tool calls
+	// its reply triggers. It is not the number of messages.
 	Turns int
 	// StopReason says why the loop ended.
 	StopReason StopReason

@@ -3,7 +3,10 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
@@ -34,6 +37,11 @@ func TestExecute(t *testing.T) {
 		{name: "op out of range", tool: "calculate", args: `{"op":"power","a":2,"b":3}`, want: validation + `field "op" must be add, subtract, multiply or divide, not "power". Received arguments: {"op":"power","a":2,"b":3}`, isError: true},
 		{name: "number out of range", tool: "calculate", args: `{"op":"add","a":2,"b":-1e16}`, want: validation + `field "b" must be within ±9007199254740992, not -1e+16. Received arguments: {"op":"add","a":2,"b":-1e16}`, isError: true},
 		{name: "number too large for float64", tool: "calculate", args: `{"op":"add","a":1e400,"b":1}`, want: validation + `field "a" must be a number, not 1e400. Received arguments: {"op":"add","a":1e400,"b":1}`, isError: true},
+		{name: "null", tool: "calculate", args: `{"op":"add","a":null,"b":2}`, want: validation + `field "a" must be a number, not null. Received arguments: {"op":"add","a":null,"b":2}`, isError: true},
+		{name: "null in a list", tool: "average", args: `{"numbers":[1,null]}`, want: `Validation failed for tool "average": field "numbers" must not contain null. Received arguments: {"numbers":[1,null]}`, isError: true},
+		{name: "null list", tool: "average", args: `{"numbers":null}`, want: `Validation failed for tool "average": field "numbers" must be an array, not null. Received arguments: {"numbers":null}`, isError: true},
+		{name: "name in another case", tool: "calculate", args: `{"op":"add","a":1,"b":2,"A":5}`, want: validation + `unknown field "A". Received arguments: {"op":"add","a":1,"b":2,"A":5}`, isError: true},
+		{name: "only names in another case", tool: "calculate", args: `{"Op":"add","A":1,"B":2}`, want: validation + `unknown field "A". Received arguments: {"Op":"add","A":1,"B":2}`, isError: true},
 		{name: "not a whole number", tool: "average", args: `{"numbers":[1.5]}`, want: `Validation failed for tool "average": field "numbers" must be a whole number, not 1.5. Received arguments: {"numbers":[1.5]}`, isError: true},
 		{name: "average", tool: "average", args: `{"numbers":[1,2,4]}`, want: "2"},
 		{name: "panic", tool: "average", args: `{"numbers":[]}`, want: `Tool "average" panicked: runtime error: integer divide by zero`, isError: true},
@@ -98,31 +106,41 @@ func TestSchemasMatchTheArguments(t *testing.T) {
 	}
 }
 
-// FuzzDecodeArguments feeds calculate any bytes as arguments. Each input must
-// be either accepted, as arguments within range, or refused with an error
-// result; nothing may panic.
+// FuzzDecodeArguments feeds calculate any bytes as arguments. Nothing may
+// panic, and each input must end one of two ways. Accepted: the input is a
+// JSON object with exactly the keys op, a and b, none of them null, and the
+// tool answers with a number, or "division by zero". Refused: the result is
+// an error that says validation failed.
 func FuzzDecodeArguments(f *testing.F) {
 	seeds := []string{
-		`{"op":"multiply","a":23,"b":17}`, `{"op":"add","a":2,`, `{"op":"add","a":"2","b":3}`,
-		`{"op":"add","a":2}`, `{"op":"add","a":2,"b":3,"c":4}`, `{"op":"power","a":2,"b":3}`,
-		`{"op":"multiply","a":1e20,"b":3}`, `{"op":"divide","a":1,"b":0}`, `null`, `[]`, `""`,
-		`{"op":null,"a":1,"b":2}`, `{"op":"add","a":1,"b":2,"op":"divide"}`,
+		`{"op":"add","a":2,"b":3}`, `{"op":"subtract","a":2,"b":3}`, `{"op":"multiply","a":23,"b":17}`,
+		`{"op":"divide","a":100,"b":4}`, `{"op":"divide","a":1,"b":0}`, `{"op":"add","a":2,`,
+		`{"op":"add","a":"2","b":3}`, `{"op":"add","a":2}`, `{"op":"add","a":2,"b":3,"c":4}`,
+		`{"op":"power","a":2,"b":3}`, `{"op":"multiply","a":1e20,"b":3}`, `null`, `[]`, `""`,
+		`{"op":null,"a":1,"b":2}`, `{"op":"add","a":1,"b":2,"A":5}`,
 	}
 	for _, seed := range seeds {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		args, err := calculator.decode(raw)
-		if err == nil {
-			a := args.(calculateArgs)
-			assert.NoError(t, checkCalculate(a), "accepted arguments are in range")
-		}
+		_, err := calculator.decode(raw)
 		result := execute(context.Background(), []Tool{calculator}, fakemodel.ToolCall{Name: "calculate", Arguments: raw})
 		if err != nil {
 			assert.True(t, result.IsError)
-			assert.Contains(t, result.Content, `Validation failed for tool "calculate"`)
-		} else if result.IsError {
-			assert.Equal(t, "division by zero", result.Content, "the only error of valid arguments")
+			assert.True(t, strings.HasPrefix(result.Content, `Validation failed for tool "calculate": `), result.Content)
+			return
 		}
+		var object map[string]any
+		require.NoError(t, json.Unmarshal(raw, &object), "accepted arguments are a JSON object")
+		assert.ElementsMatch(t, []string{"op", "a", "b"}, slices.Collect(maps.Keys(object)))
+		for key, value := range object {
+			assert.NotNil(t, value, "accepted %q is not null", key)
+		}
+		if result.IsError {
+			assert.Equal(t, "division by zero", result.Content, "the only error of accepted arguments")
+			return
+		}
+		_, perr := strconv.ParseFloat(result.Content, 64)
+		assert.NoError(t, perr, "the answer is a number")
 	})
 }
