@@ -41,6 +41,9 @@ var fixed = []Case{
 	{Name: "05-parallel", Lab: "05-parallel"},
 	{Name: "05-parallel.sequential", Lab: "05-parallel", Args: []string{"-sequential"}},
 	{Name: "05-parallel.trace", Lab: "05-parallel", Args: []string{"-trace"}},
+	{Name: "06-steering", Lab: "06-steering"},
+	{Name: "06-steering.queue-mode-all", Lab: "06-steering", Args: []string{"-queue-mode", "all"}},
+	{Name: "06-steering.trace", Lab: "06-steering", Args: []string{"-trace"}},
 }
 
 // Cases returns every golden case, in a fixed order. Besides the fixed cases,

@@ -61,7 +61,7 @@ func (again) Reply(ctx context.Context, req fakemodel.Request) (fakemodel.Assist
 
 // BenchmarkTurn measures the loop's own cost per turn: one run of b.N turns,
 // with a model and a tool that return at once. Each turn streams one chunk,
-// runs one tool call on its own goroutine and yields 10 events.
+// runs one tool call on its own goroutine and yields 9 events.
 //
 //	go test ./labs/05-parallel -run '^$' -bench Turn -benchmem
 func BenchmarkTurn(b *testing.B) {

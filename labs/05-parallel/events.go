@@ -6,9 +6,9 @@ import (
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 )
 
-// An Event is one thing that happened during a run of the loop. It is one of
-// the ten types below, which mirror Pi's AgentEvent union: a type switch over
-// them is complete, and no other type can be an Event.
+// An Event is one thing that happened during a run of the loop. The ten types
+// below, which mirror Pi's AgentEvent union, are the only types that
+// implement it, so a type switch over them is complete.
 type Event interface {
 	isEvent()
 }

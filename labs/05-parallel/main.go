@@ -90,7 +90,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			sum.observe(ev)
 			show(ev)
 		}
-		if sum.stopReason() == Aborted {
+		// A cancelled context can end a run another way, by the turn
+		// limit for instance; either way, the program stops here.
+		if sum.stopReason() == Aborted || ctx.Err() != nil {
 			return errInterrupted
 		}
 	}

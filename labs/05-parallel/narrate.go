@@ -121,16 +121,21 @@ func (n *narrator) ended() {
 // a sequential one does. It prints the declared times, not d itself: d
 // varies from run to run by a few milliseconds, more on a busy machine, and
 // the output must not. Only a delay of more than half the difference
-// between the two could change the line.
+// between the two could change the line. A batch shorter than its slowest
+// call was cancelled, and gets no line.
 func (n *narrator) batchTook(d time.Duration) {
 	slowest, sum := n.timing.slowest, n.timing.sum
-	if d < (slowest+sum)/2 {
+	switch {
+	case d < slowest:
+		// Shorter than its slowest call: the batch was cancelled.
+		return
+	case d < (slowest+sum)/2:
 		fmt.Fprintf(n.p.w, "%s the batch took about %s, as long as its slowest call, not the %s its calls add up to\n",
 			n.prefix(), seconds(slowest), seconds(sum))
-		return
+	default:
+		fmt.Fprintf(n.p.w, "%s the batch took about %s, the sum of its calls, not the %s of its slowest call\n",
+			n.prefix(), seconds(sum), seconds(slowest))
 	}
-	fmt.Fprintf(n.p.w, "%s the batch took about %s, the sum of its calls, not the %s of its slowest call\n",
-		n.prefix(), seconds(sum), seconds(slowest))
 }
 
 // seconds writes d in seconds, to a tenth.

@@ -78,5 +78,6 @@ func TestProgram(t *testing.T) {
 		assert.Contains(t, out, "turn 2 · model request aborted:", "so does the next model request")
 		assert.Contains(t, out, "loop ended: 2 turns, stop reason aborted")
 		assert.NotContains(t, out, "part 2")
+		assert.NotContains(t, out, "the batch took", "a cancelled batch gets no timing line")
 	})
 }
