@@ -193,12 +193,12 @@ func TestResearcher(t *testing.T) {
 		UserMessage{Text: "Under 900 €."},
 	)
 	second := ask(t, Researcher("search"), tools, history...)
-	assert.Equal(t, `You said "Direct only." and "Under 900 €.". The search found: 2 flights.`, second.Text)
+	assert.Equal(t, `Noted: "Direct only." and "Under 900 €." The search found: 2 flights.`, second.Text)
 	assert.Equal(t, StopReasonStop, second.StopReason)
 
 	history = append(history, second, UserMessage{Text: "Book it."})
 	third := ask(t, Researcher("search"), tools, history...)
-	assert.Equal(t, `You said "Book it.".`, third.Text, "a reply quotes only what arrived since the last reply")
+	assert.Equal(t, `Noted: "Book it."`, third.Text, "a reply quotes only what arrived since the last reply")
 }
 
 func TestScripted(t *testing.T) {

@@ -9,8 +9,8 @@ import (
 // Researcher returns a model that behaves like a chat assistant with one tool,
 // named tool. For the first request it asks for that tool with the first user
 // message as its query. For every later request it answers in text: it quotes
-// each user message that arrived since its last reply, then each tool result
-// that arrived since then. So its replies show exactly which turn saw which
+// each user message that arrived since its last reply ("Noted: ..."), then
+// each tool result that arrived since then ("The search found: ..."). So its replies show exactly which turn saw which
 // message: a steering message typed during a tool call, a follow-up, or two
 // messages delivered together.
 func Researcher(tool string) Model {
@@ -57,7 +57,7 @@ func researcher(req Request, tool string) (AssistantMessage, error) {
 	}
 	var text []string
 	if len(said) > 0 {
-		text = append(text, "You said "+strings.Join(said, " and ")+".")
+		text = append(text, "Noted: "+strings.Join(said, " and "))
 	}
 	if len(found) > 0 {
 		text = append(text, fmt.Sprintf("The %s found: %s.", tool, strings.Join(found, "; ")))

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
+	"strings"
+)
+
+// decodeArgs decodes the arguments a model wrote into an A, strictly. They
+// must be one JSON object. It must have every field of A (in this workbook
+// every argument is required) and no other, spelled exactly. No value may be
+// null, and each must have the type of its field. A model writes arguments
+// the way it writes text, so none of this can be taken for granted.
+//
+// Pi checks arguments against the tool's JSON Schema instead, and converts
+// what it can ("2" to 2). The lab rejects instead of converting, so that
+// every kind of mistake shows.
+func decodeArgs[A any](raw json.RawMessage) (A, error) {
+	var args A
+	var values map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &values); err != nil {
+		var notObject *json.UnmarshalTypeError
+		if errors.As(err, &notObject) {
+			return args, fmt.Errorf("arguments must be a JSON object, not %s", jsonValue(notObject.Value))
+		}
+		return args, fmt.Errorf("arguments are not valid JSON: %v", err)
+	}
+	if values == nil {
+		return args, errors.New("arguments must be a JSON object, not null")
+	}
+	fields := jsonFields[A]()
+	// encoding/json matches names without regard to case, so "A" would
+	// fill the field "a". Compare the names here, exactly, in sorted order
+	// so that the same arguments always get the same error.
+	for _, name := range slices.Sorted(maps.Keys(values)) {
+		if !slices.ContainsFunc(fields, func(f field) bool { return f.name == name }) {
+			return args, fmt.Errorf("unknown field %q", name)
+		}
+	}
+	for _, f := range fields {
+		value, ok := values[f.name]
+		if !ok {
+			return args, fmt.Errorf("missing field %q", f.name)
+		}
+		// encoding/json leaves a field untouched when its value is null,
+		// so a null would pass as 0 or "".
+		var v any
+		if err := json.Unmarshal(value, &v); err != nil {
+			continue // a number too large for a float64: a type error below
+		}
+		if v == nil {
+			return args, fmt.Errorf("field %q must be %s, not null", f.name, jsonType(f.typ))
+		}
+		if hasNull(v) {
+			return args, fmt.Errorf("field %q must not contain null", f.name)
+		}
+	}
+	if err := json.Unmarshal(raw, &args); err != nil {
+		var wrongType *json.UnmarshalTypeError
+		if errors.As(err, &wrongType) {
+			return args, fmt.Errorf("field %q must be %s, not %s", wrongType.Field, jsonType(wrongType.Type), jsonValue(wrongType.Value))
+		}
+		return args, err
+	}
+	return args, nil
+}
+
+// A field is one field of an arguments struct: its JSON name and Go type.
+type field struct {
+	name string
+	typ  reflect.Type
+}
+
+// jsonFields returns the fields of A, in their order.
+func jsonFields[A any]() []field {
+	t := reflect.TypeFor[A]()
+	fields := make([]field, t.NumField())
+	for i := range fields {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		fields[i] = field{name: name, typ: t.Field(i).Type}
+	}
+	return fields
+}
+
+// fieldNames returns the JSON names of A's fields, in their order.
+func fieldNames[A any]() []string {
+	var names []string
+	for _, f := range jsonFields[A]() {
+		names = append(names, f.name)
+	}
+	return names
+}
+
+// hasNull reports whether a decoded JSON value holds a null anywhere.
+func hasNull(v any) bool {
+	switch v := v.(type) {
+	case nil:
+		return true
+	case []any:
+		return slices.ContainsFunc(v, hasNull)
+	case map[string]any:
+		for _, e := range v {
+			if hasNull(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// jsonType names the JSON type that decodes into a Go type.
+func jsonType(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	default:
+		return "a whole number"
+	}
+}
+
+// jsonValue names the JSON value that encoding/json describes as v: a type
+// ("string"), or a number that does not fit ("number 2.5").
+func jsonValue(v string) string {
+	if n, ok := strings.CutPrefix(v, "number "); ok {
+		return n
+	}
+	switch v {
+	case "array", "object":
+		return "an " + v
+	case "bool":
+		return "a boolean"
+	}
+	return "a " + v
+}

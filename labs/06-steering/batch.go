@@ -1,0 +1,278 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+)
+
+// An outcome is what became of one tool call: the text the model will read,
+// whether it reports a failure, and whether it asks the run to stop.
+type outcome struct {
+	call      fakemodel.ToolCall
+	content   string
+	isError   bool
+	terminate bool
+}
+
+func failed(call fakemodel.ToolCall, format string, a ...any) outcome {
+	return outcome{call: call, content: fmt.Sprintf(format, a...), isError: true}
+}
+
+func (o outcome) end() ToolExecutionEnd {
+	return ToolExecutionEnd{ToolCallID: o.call.ID, ToolName: o.call.Name, Result: o.content, IsError: o.isError, Terminate: o.terminate}
+}
+
+func (o outcome) message() fakemodel.ToolResultMessage {
+	return fakemodel.ToolResultMessage{ToolCallID: o.call.ID, ToolName: o.call.Name, Content: o.content, IsError: o.isError}
+}
+
+// A batch is what executing one assistant message's tool calls produced.
+type batch struct {
+	// results answer the calls, in the order of the calls.
+	results []fakemodel.ToolResultMessage
+	// terminate is set when every result asked the run to stop.
+	terminate bool
+}
+
+// newBatch turns outcomes into a batch. Like Pi's shouldTerminateToolBatch,
+// it stops the run only if every result asks for it: one call that still
+// expects the model to go on is enough to go on.
+func newBatch(outcomes []outcome) batch {
+	b := batch{results: make([]fakemodel.ToolResultMessage, len(outcomes))}
+	for i, o := range outcomes {
+		b.results[i] = o.message()
+	}
+	b.terminate = len(outcomes) > 0 && !slices.ContainsFunc(outcomes, func(o outcome) bool { return !o.terminate })
+	return b
+}
+
+// A prepared call passed preparation: its tool exists, its arguments are
+// checked, and BeforeToolCall let it through. Only prepared calls run.
+type prepared struct {
+	// slot is the call's position in its batch.
+	slot int
+	call fakemodel.ToolCall
+	tool Tool
+	args any
+}
+
+// executeToolCalls runs the tool calls of one assistant message, like Pi's
+// executeToolCalls. A batch runs in parallel, unless the run is sequential
+// or any of its tools is: one tool that must not overlap with others
+// serialises the batch.
+func (r *runState) executeToolCalls(msg fakemodel.AssistantMessage) (batch, error) {
+	sequential := r.cfg.Sequential || slices.ContainsFunc(msg.ToolCalls, func(c fakemodel.ToolCall) bool {
+		tool, ok := findTool(r.cfg.Tools, c.Name)
+		return ok && tool.Sequential
+	})
+	if sequential {
+		return r.executeSequential(msg)
+	}
+	return r.executeParallel(msg)
+}
+
+// failTruncatedToolCalls is Pi's failToolCallsFromTruncatedMessage. A reply
+// cut off by the output token limit may carry tool calls whose arguments
+// are cut off too, and still parse. None of them runs: each gets an error
+// result that tells the model to issue it again.
+func (r *runState) failTruncatedToolCalls(msg fakemodel.AssistantMessage) (batch, error) {
+	var outcomes []outcome
+	for _, call := range msg.ToolCalls {
+		o := failed(call, "Tool call %q was not executed: the response hit the output token limit, "+
+			"so its arguments may be truncated. Re-issue the tool call with complete arguments.", call.Name)
+		result := o.message()
+		if err := r.emitAll(toolStart(call), o.end(), MessageStart{result}, MessageEnd{result}); err != nil {
+			return batch{}, err
+		}
+		outcomes = append(outcomes, o)
+	}
+	return newBatch(outcomes), nil
+}
+
+// executeParallel is Pi's executeToolCallsParallel. Preparation goes one call
+// at a time in the model's order, and a call that fails it ends at once.
+// Then the prepared calls run concurrently, and their ends come in the order
+// they finish. Only after the whole batch do the results become messages,
+// in the model's order: providers pair results with calls by position.
+func (r *runState) executeParallel(msg fakemodel.AssistantMessage) (batch, error) {
+	outcomes := make([]outcome, len(msg.ToolCalls))
+	var ready []prepared
+	for i, call := range msg.ToolCalls {
+		if err := r.emit(toolStart(call)); err != nil {
+			return batch{}, err
+		}
+		p, immediate := r.prepareToolCall(msg, call)
+		if immediate != nil {
+			outcomes[i] = *immediate
+			if err := r.emit(immediate.end()); err != nil {
+				return batch{}, err
+			}
+		} else {
+			p.slot = i
+			ready = append(ready, p)
+		}
+		if r.ctx.Err() != nil {
+			// Cancelled: like Pi, prepare no further calls.
+			outcomes = outcomes[:i+1]
+			break
+		}
+	}
+	if err := r.execute(msg, ready, outcomes); err != nil {
+		return batch{}, err
+	}
+	b := newBatch(outcomes)
+	for _, result := range b.results {
+		if err := r.emitAll(MessageStart{result}, MessageEnd{result}); err != nil {
+			return batch{}, err
+		}
+	}
+	return b, nil
+}
+
+// executeSequential is Pi's executeToolCallsSequential: each call goes
+// through start, preparation, execution, end and its result message before
+// the next call starts.
+func (r *runState) executeSequential(msg fakemodel.AssistantMessage) (batch, error) {
+	var done []outcome
+	for _, call := range msg.ToolCalls {
+		if err := r.emit(toolStart(call)); err != nil {
+			return batch{}, err
+		}
+		outcomes := make([]outcome, 1)
+		p, immediate := r.prepareToolCall(msg, call)
+		if immediate != nil {
+			outcomes[0] = *immediate
+			if err := r.emit(immediate.end()); err != nil {
+				return batch{}, err
+			}
+		} else if err := r.execute(msg, []prepared{p}, outcomes); err != nil {
+			return batch{}, err
+		}
+		result := outcomes[0].message()
+		if err := r.emitAll(MessageStart{result}, MessageEnd{result}); err != nil {
+			return batch{}, err
+		}
+		done = append(done, outcomes[0])
+		if r.ctx.Err() != nil {
+			break
+		}
+	}
+	return newBatch(done), nil
+}
+
+func toolStart(call fakemodel.ToolCall) ToolExecutionStart {
+	return ToolExecutionStart{ToolCallID: call.ID, ToolName: call.Name, Args: call.Arguments}
+}
+
+// prepareToolCall is Pi's prepareToolCall: find the tool, decode and check
+// the arguments, then ask BeforeToolCall. A call that fails any of these gets
+// an immediate outcome, an error, and never runs.
+func (r *runState) prepareToolCall(msg fakemodel.AssistantMessage, call fakemodel.ToolCall) (prepared, *outcome) {
+	fail := func(format string, a ...any) (prepared, *outcome) {
+		o := failed(call, format, a...)
+		return prepared{}, &o
+	}
+	tool, ok := findTool(r.cfg.Tools, call.Name)
+	if !ok {
+		return fail("Tool %s not found", call.Name)
+	}
+	args, err := tool.decode(call.Arguments)
+	if err != nil {
+		return fail("Validation failed for tool %q: %v. Received arguments: %s", call.Name, err, call.Arguments)
+	}
+	if r.cfg.BeforeToolCall != nil {
+		before, err := r.cfg.BeforeToolCall(r.ctx, BeforeToolCallContext{AssistantMessage: msg, ToolCall: call, Args: args})
+		if err != nil {
+			return fail("%v", err)
+		}
+		if before.Block {
+			p, o := fail("Tool execution was blocked")
+			if before.Reason != "" {
+				o.content = before.Reason
+			}
+			o.terminate = before.Terminate
+			return p, o
+		}
+	}
+	if r.ctx.Err() != nil {
+		return fail("Operation aborted")
+	}
+	return prepared{call: call, tool: tool, args: args}, nil
+}
+
+// execute runs calls concurrently, each on its own goroutine, which writes
+// only its own slot of outcomes. The run's goroutine meanwhile forwards the
+// goroutines' events to the consumer: each progress update as it comes, and
+// each end as its call finishes, so ends arrive in completion order. It
+// returns when every call has ended, even if the consumer stopped.
+func (r *runState) execute(msg fakemodel.AssistantMessage, calls []prepared, outcomes []outcome) error {
+	events := make(chan Event)
+	var wg sync.WaitGroup
+	for _, p := range calls {
+		wg.Go(func() {
+			o := executePreparedToolCall(r.ctx, p, func(partial string) {
+				events <- ToolExecutionUpdate{ToolCallID: p.call.ID, ToolName: p.call.Name, Args: p.call.Arguments, PartialResult: partial}
+			})
+			o = r.finalizeExecutedToolCall(msg, p, o)
+			outcomes[p.slot] = o
+			events <- o.end()
+		})
+	}
+	var stopped error
+	for ended := 0; ended < len(calls); {
+		ev := <-events
+		if _, ok := ev.(ToolExecutionEnd); ok {
+			ended++
+		}
+		if stopped == nil {
+			stopped = r.emit(ev)
+		}
+	}
+	wg.Wait()
+	return stopped
+}
+
+// executePreparedToolCall is Pi's executePreparedToolCall: it runs the tool.
+// An error from the tool becomes an error outcome, and so does a panic: a
+// bug in one tool must not take the agent down.
+func executePreparedToolCall(ctx context.Context, p prepared, report func(partial string)) (o outcome) {
+	defer func() {
+		if v := recover(); v != nil {
+			o = failed(p.call, "Tool %q panicked: %v", p.call.Name, v)
+		}
+	}()
+	result, err := p.tool.run(ctx, p.call.ID, p.args, report)
+	if err != nil {
+		return failed(p.call, "%v", err)
+	}
+	return outcome{call: p.call, content: result.Content, terminate: result.Terminate}
+}
+
+// finalizeExecutedToolCall is Pi's finalizeExecutedToolCall: AfterToolCall
+// may replace the result's content, error flag and terminate, field by
+// field; if the hook fails, the result becomes an error result.
+func (r *runState) finalizeExecutedToolCall(msg fakemodel.AssistantMessage, p prepared, o outcome) outcome {
+	if r.cfg.AfterToolCall == nil {
+		return o
+	}
+	after, err := r.cfg.AfterToolCall(r.ctx, AfterToolCallContext{
+		AssistantMessage: msg, ToolCall: p.call, Args: p.args, Result: o.content, IsError: o.isError, Terminate: o.terminate,
+	})
+	if err != nil {
+		return failed(p.call, "%v", err)
+	}
+	if after.Content != nil {
+		o.content = *after.Content
+	}
+	if after.IsError != nil {
+		o.isError = *after.IsError
+	}
+	if after.Terminate != nil {
+		o.terminate = *after.Terminate
+	}
+	return o
+}

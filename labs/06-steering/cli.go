@@ -1,0 +1,82 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+)
+
+// options are the lab's settings, filled from the command line.
+type options struct {
+	queueMode  QueueMode
+	trace      bool
+	sequential bool
+	scenario   string
+}
+
+// newFlagSet returns the lab's flags, which fill opts.
+func newFlagSet(opts *options) *flag.FlagSet {
+	fs := flag.NewFlagSet("06-steering", flag.ContinueOnError)
+	fs.Usage = func() {} // parse prints the help itself, to the right stream
+	fs.Var(&opts.queueMode, "queue-mode", "how many queued messages a poll takes: `one-at-a-time` or all")
+	fs.BoolVar(&opts.trace, "trace", false, "print one line per event instead of the narrative")
+	fs.BoolVar(&opts.sequential, "sequential", false, "run every batch of tool calls one call at a time")
+	fs.StringVar(&opts.scenario, "scenario", "", "run the scenario in `FILE` instead of the demo (see scenarios/README.md)")
+	return fs
+}
+
+// errUsage reports a command line that parse rejected; parse has already
+// told the user why.
+var errUsage = errors.New("usage error")
+
+// parse parses args into fs. With -h it prints the help to stdout and
+// returns flag.ErrHelp. With an unknown flag, an impossible value or an
+// argument, it prints the mistake and the help to stderr and returns errUsage.
+func parse(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
+	fs.SetOutput(stderr)
+	err := fs.Parse(args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		printHelp(fs, stdout)
+		return err
+	case err != nil:
+		printHelp(fs, stderr)
+		return errUsage
+	case fs.NArg() > 0:
+		fmt.Fprintf(stderr, "unexpected argument: %s\n", fs.Arg(0))
+		printHelp(fs, stderr)
+		return errUsage
+	}
+	return nil
+}
+
+func printHelp(fs *flag.FlagSet, w io.Writer) {
+	fmt.Fprintf(w, "Usage: go run ./labs/%s [flags]\n\n%s\n\nFlags:\n", fs.Name(), about)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fmt.Fprintln(w, "  -h\n    \tprint this help")
+}
+
+// exitStatus reports err, if it has not been reported yet, and returns the
+// program's exit status: 0 for success and -h, 2 for a bad command line or
+// scenario file, 130
+// for a run cancelled by Ctrl-C (128 + SIGINT, as shells report it), 1 for
+// anything else.
+func exitStatus(err error, stderr io.Writer) int {
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, errUsage):
+		return 2
+	case errors.Is(err, errInterrupted):
+		fmt.Fprintln(stderr, err)
+		return 130
+	case errors.As(err, new(*scenarioError)):
+		fmt.Fprintf(stderr, "error: %v\n", err)
+		return 2
+	default:
+		fmt.Fprintf(stderr, "error: %v\n", err)
+		return 1
+	}
+}

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestCommandLine(t *testing.T) {
+	tests := []struct {
+		name        string
+		args        []string
+		status      int
+		stdout      []string // substrings of standard output
+		stderr      []string // substrings of standard error
+		emptyOut    bool
+		emptyErrOut bool
+	}{
+		{name: "help", args: []string{"-h"}, status: 0, stdout: []string{"Usage: go run ./labs/06-steering", about, "-queue-mode", "-scenario FILE", "-sequential", "-trace", "-h"}, emptyErrOut: true},
+		{name: "unknown flag", args: []string{"-x"}, status: 2, stderr: []string{"flag provided but not defined: -x", "Usage:"}, emptyOut: true},
+		{name: "queue mode", args: []string{"-queue-mode", "some"}, status: 2, stderr: []string{`invalid value "some" for flag -queue-mode: must be one-at-a-time or all`, "Usage:"}, emptyOut: true},
+		{name: "missing scenario", args: []string{"-scenario"}, status: 2, stderr: []string{"flag needs an argument: -scenario"}, emptyOut: true},
+		{name: "argument", args: []string{"extra"}, status: 2, stderr: []string{"unexpected argument: extra", "Usage:"}, emptyOut: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			err := run(context.Background(), tt.args, &stdout, &stderr)
+			require.Error(t, err)
+			assert.Equal(t, tt.status, exitStatus(err, &stderr))
+			for _, s := range tt.stdout {
+				assert.Contains(t, stdout.String(), s)
+			}
+			for _, s := range tt.stderr {
+				assert.Contains(t, stderr.String(), s)
+			}
+			if tt.emptyOut {
+				assert.Empty(t, stdout.String())
+			}
+			if tt.emptyErrOut {
+				assert.Empty(t, stderr.String())
+			}
+		})
+	}
+}
+
+func TestExitStatusReportsOtherErrors(t *testing.T) {
+	var stderr bytes.Buffer
+	assert.Equal(t, 1, exitStatus(assert.AnError, &stderr))
+	assert.Equal(t, "error: "+assert.AnError.Error()+"\n", stderr.String())
+	assert.Equal(t, 0, exitStatus(nil, &stderr))
+}
+
+func TestExitStatusOfAnAbortedRun(t *testing.T) {
+	var stderr bytes.Buffer
+	assert.Equal(t, 130, exitStatus(errInterrupted, &stderr))
+	assert.Equal(t, "interrupted: the run ended with stop reason aborted\n", stderr.String())
+}
+
+func TestRunReportsACancelledRun(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var stdout, stderr bytes.Buffer
+	err := run(ctx, nil, &stdout, &stderr)
+	require.ErrorIs(t, err, errInterrupted)
+	assert.Contains(t, stdout.String(), "model request aborted:")
+	assert.Contains(t, stdout.String(), "loop ended: 1 turn, stop reason aborted")
+	assert.NotContains(t, stdout.String(), "part 2", "the program stops after the aborted run")
+}

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"encoding/json"
+
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+)
+
+// An Event is one thing that happened during a run of the loop. The ten types
+// below, which mirror Pi's AgentEvent union, are the only types that
+// implement it, so a type switch over them is complete.
+type Event interface {
+	isEvent()
+}
+
+// AgentStart opens a run.
+type AgentStart struct{}
+
+// AgentEnd closes a run. Messages are the messages the run added to the
+// history, its prompt included.
+type AgentEnd struct {
+	Messages []fakemodel.Message
+}
+
+// TurnStart opens a turn: one model reply and the tool calls it triggers.
+type TurnStart struct{}
+
+// TurnEnd closes a turn. ToolResults answer Message's tool calls, in the
+// order of the calls.
+type TurnEnd struct {
+	Message     fakemodel.AssistantMessage
+	ToolResults []fakemodel.ToolResultMessage
+}
+
+// MessageStart announces a message. For an assistant message it comes before
+// the reply exists, and Message is empty.
+type MessageStart struct {
+	Message fakemodel.Message
+}
+
+// MessageUpdate carries one chunk of an assistant reply as it streams in.
+// Message is the reply so far.
+type MessageUpdate struct {
+	Message fakemodel.AssistantMessage
+	Delta   string
+}
+
+// MessageEnd delivers a complete message.
+type MessageEnd struct {
+	Message fakemodel.Message
+}
+
+// ToolExecutionStart announces that the loop begins to handle a tool call.
+type ToolExecutionStart struct {
+	ToolCallID string
+	ToolName   string
+	Args       json.RawMessage
+}
+
+// ToolExecutionUpdate carries progress that a running tool reported.
+type ToolExecutionUpdate struct {
+	ToolCallID    string
+	ToolName      string
+	Args          json.RawMessage
+	PartialResult string
+}
+
+// ToolExecutionEnd delivers a tool call's final result. Terminate is the
+// result's request to stop after this batch, as in Pi's AgentToolResult.
+type ToolExecutionEnd struct {
+	ToolCallID string
+	ToolName   string
+	Result     string
+	IsError    bool
+	Terminate  bool
+}
+
+func (AgentStart) isEvent()          {}
+func (AgentEnd) isEvent()            {}
+func (TurnStart) isEvent()           {}
+func (TurnEnd) isEvent()             {}
+func (MessageStart) isEvent()        {}
+func (MessageUpdate) isEvent()       {}
+func (MessageEnd) isEvent()          {}
+func (ToolExecutionStart) isEvent()  {}
+func (ToolExecutionUpdate) isEvent() {}
+func (ToolExecutionEnd) isEvent()    {}

@@ -1,0 +1,191 @@
+package main
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// What lab 05 taught still holds in the final loop. These tests use fake
+// tools that take 300, 200 and 400 ms, like lab 05's lookups.
+
+func lookups() ([]Tool, fakemodel.Model) {
+	tools := []Tool{
+		fakeTool("a", behaviour{Result: "A", Duration: 300 * time.Millisecond}, nil, false),
+		fakeTool("b", behaviour{Result: "B", Duration: 200 * time.Millisecond}, nil, false),
+		// Two updates, at a third and two thirds of 400 ms: never at the
+		// same moment as another event, so their place is fixed.
+		fakeTool("c", behaviour{Result: "C", Duration: 400 * time.Millisecond, Updates: []string{"a third", "two thirds"}}, nil, false),
+	}
+	model := fakemodel.Scripted(reply("Three at once.", call("1", "a", `{}`), call("2", "b", `{}`), call("3", "c", `{}`)), reply("Done."))
+	return tools, model
+}
+
+func loopEvents(ctx context.Context, cfg Config) []Event {
+	var events []Event
+	for ev := range runLoop(ctx, cfg, nil, []fakemodel.Message{user("go")}) {
+		events = append(events, ev)
+	}
+	return events
+}
+
+func TestParallelBatchStillEndsInCompletionOrder(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tools, model := lookups()
+		start := time.Now()
+		events := loopEvents(context.Background(), Config{Model: model, Tools: tools})
+		assert.Equal(t, 400*time.Millisecond, time.Since(start))
+		want := []string{
+			"tool_execution_start 1 a", "tool_execution_start 2 b", "tool_execution_start 3 c",
+			"tool_execution_update 3", "tool_execution_end 2", "tool_execution_update 3", "tool_execution_end 1", "tool_execution_end 3",
+			"message_start toolResult 1", "message_end toolResult 1",
+			"message_start toolResult 2", "message_end toolResult 2",
+			"message_start toolResult 3", "message_end toolResult 3",
+			"turn_end results=3",
+		}
+		lines := trace(events)
+		i := slices.Index(lines, want[0])
+		require.GreaterOrEqual(t, i, 0)
+		assert.Empty(t, cmp.Diff(want, lines[i:i+len(want)]), "(-want +got)")
+	})
+}
+
+func TestSequentialStillRunsOneCallAtATime(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		cfg  func(tools []Tool, model fakemodel.Model) Config
+	}{
+		{"Sequential", func(tools []Tool, model fakemodel.Model) Config {
+			return Config{Model: model, Tools: tools, Sequential: true}
+		}},
+		{"one sequential tool", func(tools []Tool, model fakemodel.Model) Config {
+			tools[1].Sequential = true
+			return Config{Model: model, Tools: tools}
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				tools, model := lookups()
+				start := time.Now()
+				events := loopEvents(context.Background(), tt.cfg(tools, model))
+				assert.Equal(t, 900*time.Millisecond, time.Since(start))
+				lines := trace(events)
+				for _, pair := range [][2]string{
+					{"message_end toolResult 1", "tool_execution_start 2 b"},
+					{"message_end toolResult 2", "tool_execution_start 3 c"},
+				} {
+					before, after := slices.Index(lines, pair[0]), slices.Index(lines, pair[1])
+					require.True(t, before >= 0 && after >= 0)
+					assert.Less(t, before, after, "%s comes before %s", pair[0], pair[1])
+				}
+			})
+		})
+	}
+}
+
+func TestHooksStillRunAtTheirPoints(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tools, model := lookups()
+		var log []string
+		cfg := Config{
+			Model: model,
+			Tools: tools,
+			BeforeToolCall: func(_ context.Context, c BeforeToolCallContext) (BeforeToolCallResult, error) {
+				log = append(log, "before "+c.ToolCall.ID)
+				return BeforeToolCallResult{Block: c.ToolCall.ID == "2", Reason: "not b"}, nil
+			},
+		}
+		for ev := range runLoop(context.Background(), cfg, nil, []fakemodel.Message{user("go")}) {
+			if line := traceLine(ev); strings.HasPrefix(line, "tool_execution") {
+				log = append(log, line)
+			}
+		}
+		want := []string{
+			"tool_execution_start 1 a", "before 1",
+			"tool_execution_start 2 b", "before 2", "tool_execution_end 2 error: not b",
+			"tool_execution_start 3 c", "before 3",
+			"tool_execution_update 3", "tool_execution_update 3", "tool_execution_end 1", "tool_execution_end 3",
+		}
+		assert.Equal(t, want, log)
+	})
+}
+
+func TestAPanicOrAnErrorStillBecomesAResult(t *testing.T) {
+	tools := []Tool{
+		fakeTool("p", behaviour{Panic: "boom"}, nil, false),
+		fakeTool("e", behaviour{Error: "disk full"}, nil, false),
+	}
+	model := fakemodel.Scripted(reply("Two.", call("1", "p", `{}`), call("2", "e", `{}`)), reply("Both failed."))
+	events := loopEvents(context.Background(), Config{Model: model, Tools: tools})
+	lines := trace(events)
+	assert.Contains(t, lines, `tool_execution_end 1 error: Tool "p" panicked: boom`)
+	assert.Contains(t, lines, "tool_execution_end 2 error: disk full")
+	assert.Equal(t, Completed, summarize(events).stopReason())
+}
+
+func TestCancellationStillAbortsTheRun(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tools, model := lookups()
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		start := time.Now()
+		var events []Event
+		for ev := range runLoop(ctx, Config{Model: model, Tools: tools}, nil, []fakemodel.Message{user("go")}) {
+			events = append(events, ev)
+			if traceLine(ev) == "tool_execution_update 3" {
+				cancel()
+			}
+		}
+		assert.Equal(t, 400*time.Millisecond/3, time.Since(start), "the first update comes at a third of 400 ms; the tools stop at once")
+		sum := summarize(events)
+		assert.Equal(t, Aborted, sum.stopReason())
+		assert.Equal(t, 2, sum.turns)
+	})
+}
+
+func TestAConsumerThatStopsStillEndsTheRun(t *testing.T) {
+	var total int
+	synctest.Test(t, func(t *testing.T) {
+		tools, model := lookups()
+		total = len(loopEvents(context.Background(), Config{Model: model, Tools: tools}))
+	})
+	for stopAfter := 1; stopAfter <= total; stopAfter++ {
+		synctest.Test(t, func(t *testing.T) {
+			tools, model := lookups()
+			n := 0
+			for range runLoop(context.Background(), Config{Model: model, Tools: tools}, nil, []fakemodel.Message{user("go")}) {
+				n++
+				if n == stopAfter {
+					break
+				}
+			}
+			assert.Equal(t, stopAfter, n)
+		})
+	}
+}
+
+func TestStreamingStillSendsOneUpdatePerChunk(t *testing.T) {
+	events := loopEvents(context.Background(), Config{Model: fakemodel.Scripted(reply("one two three"))})
+	var deltas []string
+	for _, ev := range events {
+		if u, ok := ev.(MessageUpdate); ok {
+			deltas = append(deltas, u.Delta)
+		}
+	}
+	assert.Equal(t, []string{"one ", "two ", "three"}, deltas)
+}
+
+func TestAFailedModelRequestStillEndsTheRun(t *testing.T) {
+	model := fakemodel.Scripted(fakemodel.AssistantMessage{StopReason: fakemodel.StopReasonError, ErrorMessage: "503"})
+	events := loopEvents(context.Background(), Config{Model: model})
+	assert.Equal(t, ModelError, summarize(events).stopReason())
+	assert.Equal(t, []string{"message_end assistant", "turn_end results=0", "agent_end messages=2"}, trace(events)[len(events)-3:])
+}

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestNothingIsLost is a property test. In each of many sessions, goroutines
+// other than the agent's call Steer and FollowUp at arbitrary moments: while
+// a tool runs, while the model streams, between runs. However they fall,
+// every message must enter the history exactly once, in the order it was
+// queued, or still be queued when the session ends.
+//
+// The sessions run in synctest bubbles: the tools and the senders sleep for
+// random lengths of fake time, so each seed gives another interleaving, and
+// no test waits for real time.
+func TestNothingIsLost(t *testing.T) {
+	for seed := range uint64(200) {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) { session(t, seed) })
+		})
+	}
+}
+
+func session(t *testing.T, seed uint64) {
+	rng := rand.New(rand.NewPCG(seed, 42))
+	mode := []QueueMode{OneAtATime, All}[rng.IntN(2)]
+	a := NewAgent(AgentOptions{
+		Config: Config{
+			Model: fakemodel.Researcher("search"),
+			Tools: []Tool{fakeTool("search", behaviour{
+				Result:   "found",
+				Duration: time.Duration(rng.IntN(50)) * time.Millisecond,
+				Updates:  []string{"working"},
+			}, nil, false)},
+		},
+		SteeringMode: mode,
+		FollowUpMode: mode,
+	})
+
+	// queued records the order in which messages really entered each queue:
+	// the lock makes recording and queueing one step.
+	var mu sync.Mutex
+	queued := map[string][]string{}
+	send := func(kind string, n int) {
+		mu.Lock()
+		defer mu.Unlock()
+		text := fmt.Sprintf("%s %d", kind, n)
+		queued[kind] = append(queued[kind], text)
+		if kind == "steer" {
+			a.Steer(fakemodel.UserMessage{Text: text})
+		} else {
+			a.FollowUp(fakemodel.UserMessage{Text: text})
+		}
+	}
+
+	var senders sync.WaitGroup
+	for g := range 3 {
+		kind := []string{"steer", "followUp", "steer"}[g]
+		delays := make([]time.Duration, 5)
+		for i := range delays {
+			delays[i] = time.Duration(rng.IntN(40)) * time.Millisecond
+		}
+		senders.Go(func() {
+			for i, d := range delays {
+				time.Sleep(d)
+				send(kind, g*100+i)
+			}
+		})
+	}
+	for run := range 1 + rng.IntN(3) {
+		require.NoError(t, a.Prompt(context.Background(), fmt.Sprintf("prompt %d", run), func(Event) {}))
+		time.Sleep(time.Duration(rng.IntN(30)) * time.Millisecond)
+	}
+	senders.Wait()
+
+	entered := map[string][]string{}
+	for _, m := range a.Messages() {
+		if u, ok := m.(fakemodel.UserMessage); ok && !strings.HasPrefix(u.Text, "prompt ") {
+			kind, _, _ := strings.Cut(u.Text, " ")
+			entered[kind] = append(entered[kind], u.Text)
+		}
+	}
+	steering, followUp := a.Queued()
+	for kind, waiting := range map[string][]fakemodel.Message{"steer": steering, "followUp": followUp} {
+		got := entered[kind]
+		for _, m := range waiting {
+			got = append(got, m.(fakemodel.UserMessage).Text)
+		}
+		assert.Equal(t, queued[kind], got, "%s: what entered the history, then what is still queued", kind)
+	}
+}

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"testing"
+	"testing/synctest"
+
+	"github.com/agent-loop-lab/agent-loop-lab/expected"
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestOutputMatchesGoldenFile runs the program, the demo and every example
+// scenario, in a synctest bubble, where the clock is fake: tools' sleeps take
+// no real time.
+func TestOutputMatchesGoldenFile(t *testing.T) {
+	cases, err := expected.LabCases("06-steering")
+	require.NoError(t, err)
+	require.NotEmpty(t, cases)
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			root, err := expected.Root()
+			require.NoError(t, err)
+			t.Chdir(root) // scenario paths are relative to the repository root
+			synctest.Test(t, func(t *testing.T) {
+				var stdout, stderr bytes.Buffer
+				require.NoError(t, run(context.Background(), c.Args, &stdout, &stderr))
+				expected.Check(t, c.Name, stdout.Bytes())
+				assert.Empty(t, stderr.String())
+			})
+		})
+	}
+}
+
+// collect runs one Prompt (or, with no prompt, one Continue) and returns its
+// events.
+func collect(t *testing.T, a *Agent, prompt string) []Event {
+	t.Helper()
+	var events []Event
+	handle := func(ev Event) { events = append(events, ev) }
+	if prompt == "" {
+		require.NoError(t, a.Continue(context.Background(), handle))
+	} else {
+		require.NoError(t, a.Prompt(context.Background(), prompt, handle))
+	}
+	return events
+}
+
+// trace writes events the way -trace prints them.
+func trace(events []Event) []string {
+	lines := make([]string, len(events))
+	for i, ev := range events {
+		lines[i] = traceLine(ev)
+	}
+	return lines
+}
+
+// without drops the lines equal to drop from a trace.
+func without(lines []string, drop string) []string {
+	var out []string
+	for _, l := range lines {
+		if l != drop {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// summarize returns what the events say about the run.
+func summarize(events []Event) summary {
+	var s summary
+	for _, ev := range events {
+		s.observe(ev)
+	}
+	return s
+}
+
+// roles lists who wrote each message.
+func roles(messages []fakemodel.Message) []fakemodel.Role {
+	out := make([]fakemodel.Role, len(messages))
+	for i, m := range messages {
+		out[i] = m.Role()
+	}
+	return out
+}
+
+// user is a user message.
+func user(text string) fakemodel.UserMessage { return fakemodel.UserMessage{Text: text} }
+
+// call builds a tool call.
+func call(id, name, args string) fakemodel.ToolCall {
+	return fakemodel.ToolCall{ID: id, Name: name, Arguments: json.RawMessage(args)}
+}
+
+// reply builds an assistant reply.
+func reply(text string, calls ...fakemodel.ToolCall) fakemodel.AssistantMessage {
+	return fakemodel.AssistantMessage{Text: text, ToolCalls: calls}
+}
+
+// recorder is a model that keeps every request it gets.
+type recorder struct {
+	model    fakemodel.Model
+	requests []fakemodel.Request
+}
+
+func (r *recorder) Reply(ctx context.Context, req fakemodel.Request) (fakemodel.AssistantMessage, error) {
+	r.requests = append(r.requests, req)
+	return r.model.Reply(ctx, req)
+}

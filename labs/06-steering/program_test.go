@@ -1,0 +1,81 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/agent-loop-lab/agent-loop-lab/expected"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestProgram runs the real program as an instructor does, with its output on
+// a pipe, and compares what it prints with the golden files. Unlike the
+// in-process golden test, the tools sleep for real here.
+func TestProgram(t *testing.T) {
+	bin, err := expected.Build(t.TempDir(), "06-steering")
+	require.NoError(t, err)
+
+	cases, err := expected.LabCases("06-steering")
+	require.NoError(t, err)
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			res, err := expected.Run(bin, c.Args...)
+			require.NoError(t, err)
+			assert.Equal(t, 0, res.ExitCode, "stderr: %s", res.Stderr)
+			expected.Check(t, c.Name, res.Stdout)
+		})
+	}
+	t.Run("unknown flag", func(t *testing.T) {
+		res, err := expected.Run(bin, "-no-such-flag")
+		require.NoError(t, err)
+		assert.Equal(t, 2, res.ExitCode)
+		assert.Contains(t, string(res.Stderr), "Usage:")
+		assert.Empty(t, res.Stdout)
+	})
+	t.Run("help", func(t *testing.T) {
+		res, err := expected.Run(bin, "-h")
+		require.NoError(t, err)
+		assert.Equal(t, 0, res.ExitCode)
+		assert.Contains(t, string(res.Stdout), about)
+	})
+	t.Run("Ctrl-C", func(t *testing.T) {
+		// Press Ctrl-C while a tool runs that would take a minute: once
+		// the program has printed that it started. Reading its output,
+		// not sleeping, tells when that is.
+		cmd := exec.Command(bin, "-scenario", "testdata/slow.json")
+		stdout, err := cmd.StdoutPipe()
+		require.NoError(t, err)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		require.NoError(t, cmd.Start())
+
+		var printed strings.Builder
+		lines := bufio.NewScanner(stdout)
+		for lines.Scan() {
+			printed.WriteString(lines.Text() + "\n")
+			if strings.Contains(lines.Text(), "start i index") {
+				require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
+				break
+			}
+		}
+		rest, err := io.ReadAll(stdout)
+		require.NoError(t, err)
+		printed.Write(rest)
+		err = cmd.Wait()
+
+		var exit *exec.ExitError
+		require.ErrorAs(t, err, &exit)
+		assert.Equal(t, 130, exit.ExitCode())
+		assert.Equal(t, "interrupted: the run ended with stop reason aborted\n", stderr.String())
+		out := printed.String()
+		assert.Contains(t, out, "done i index ⇒ error: context canceled", "the running tool sees the cancellation")
+		assert.Contains(t, out, "turn 2 · model request aborted:", "so does the next model request")
+		assert.Contains(t, out, "loop ended: 2 turns, stop reason aborted")
+	})
+}

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+)
+
+// A Tool is code the model may ask the loop to run: the description the
+// model reads, and the code behind it. Build one with newTool, or with
+// fakeTool for a tool whose behaviour is data.
+type Tool struct {
+	Spec fakemodel.ToolSpec
+	// Sequential marks a tool that must not run alongside others, such as
+	// one that writes a file others may read. A batch with such a call runs
+	// one call at a time. It is Pi's executionMode: "sequential".
+	Sequential bool
+	// decode checks the arguments the model wrote and turns them into the
+	// value run expects.
+	decode func(raw json.RawMessage) (any, error)
+	// run executes the call with this ID, like Pi's execute(toolCallId,
+	// args, signal, onUpdate).
+	run func(ctx context.Context, toolCallID string, args any, report func(partial string)) (ToolResult, error)
+}
+
+// A ToolResult is what a tool returns.
+type ToolResult struct {
+	// Content is the text the model reads.
+	Content string
+	// Terminate asks the loop not to ask the model again after this batch.
+	// It takes effect only if every result of the batch asks for it, and
+	// a queued steering or follow-up message still gets its turn.
+	Terminate bool
+}
+
+// newTool builds a Tool whose arguments are decoded strictly into an A (see
+// decodeArgs) and then checked by check, if it is not nil, before run sees
+// them. So run only ever gets arguments it can work with. run may call
+// report to tell the user how far it got; it must stop calling it when it
+// returns.
+func newTool[A any](spec fakemodel.ToolSpec, check func(A) error, run func(ctx context.Context, args A, report func(partial string)) (ToolResult, error)) Tool {
+	return Tool{
+		Spec: spec,
+		decode: func(raw json.RawMessage) (any, error) {
+			args, err := decodeArgs[A](raw)
+			if err == nil && check != nil {
+				err = check(args)
+			}
+			return args, err
+		},
+		run: func(ctx context.Context, _ string, args any, report func(string)) (ToolResult, error) {
+			return run(ctx, args.(A), report)
+		},
+	}
+}
+
+// specs returns the descriptions of tools, as a request carries them.
+func specs(tools []Tool) []fakemodel.ToolSpec {
+	out := make([]fakemodel.ToolSpec, len(tools))
+	for i, t := range tools {
+		out[i] = t.Spec
+	}
+	return out
+}
+
+// findTool returns the tool with this name.
+func findTool(tools []Tool, name string) (Tool, bool) {
+	i := slices.IndexFunc(tools, func(t Tool) bool { return t.Spec.Name == name })
+	if i < 0 {
+		return Tool{}, false
+	}
+	return tools[i], true
+}
