@@ -2,9 +2,10 @@
 //
 // From anywhere inside the repository:
 //
-//	go run ./expected/cmd/golden            rewrite every golden file
-//	go run ./expected/cmd/golden -check     compare instead, and fail on a difference
-//	go run ./expected/cmd/golden 03-        only the cases whose names start with 03-
+//	go run ./expected/cmd/golden                  rewrite every golden file
+//	go run ./expected/cmd/golden -check           compare instead, and fail on a difference
+//	go run ./expected/cmd/golden -check -repeat 20  compare each case's output 20 times
+//	go run ./expected/cmd/golden 03-              only the cases whose names start with 03-
 //
 // It builds each lab once, runs every case of expected.Cases from the
 // repository root with its standard output on a pipe, as an instructor does,
@@ -37,8 +38,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("golden", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	check := fs.Bool("check", false, "compare the labs' output with the golden files instead of writing them")
+	repeat := fs.Int("repeat", 1, "with -check, run each case `N` times")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *repeat < 1 || (*repeat > 1 && !*check) {
+		return fmt.Errorf("-repeat must be at least 1, and more than 1 only with -check")
 	}
 	cases, err := expected.Cases()
 	if err != nil {
@@ -68,30 +73,34 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			}
 			programs[c.Lab] = bin
 		}
-		res, err := expected.Run(bin, c.Args...)
-		if err != nil {
-			return err
-		}
-		if res.ExitCode != 0 {
-			return fmt.Errorf("%s exited with status %d:\n%s", c.Command(), res.ExitCode, res.Stderr)
-		}
-		if !*check {
-			if err := expected.Write(c.Name, res.Stdout); err != nil {
+		for i := range *repeat {
+			res, err := expected.Run(bin, c.Args...)
+			if err != nil {
 				return err
 			}
-			fmt.Fprintf(stdout, "wrote expected/%s.txt  (%s)\n", c.Name, c.Command())
-			continue
-		}
-		if err := expected.Compare(c.Name, res.Stdout); err != nil {
-			var mismatch *expected.MismatchError
-			if !errors.As(err, &mismatch) {
-				return err
+			if res.ExitCode != 0 {
+				return fmt.Errorf("%s exited with status %d:\n%s", c.Command(), res.ExitCode, res.Stderr)
 			}
-			failed++
-			fmt.Fprintf(stdout, "FAIL %s  (%s)\n%v\n\n", c.Name, c.Command(), err)
-			continue
+			if !*check {
+				if err := expected.Write(c.Name, res.Stdout); err != nil {
+					return err
+				}
+				fmt.Fprintf(stdout, "wrote expected/%s.txt  (%s)\n", c.Name, c.Command())
+				continue
+			}
+			if err := expected.Compare(c.Name, res.Stdout); err != nil {
+				var mismatch *expected.MismatchError
+				if !errors.As(err, &mismatch) {
+					return err
+				}
+				failed++
+				fmt.Fprintf(stdout, "FAIL %s, run %d of %d  (%s)\n%v\n\n", c.Name, i+1, *repeat, c.Command(), err)
+				break
+			}
+			if i == *repeat-1 {
+				fmt.Fprintf(stdout, "ok   %s, %d of %d runs  (%s)\n", c.Name, *repeat, *repeat, c.Command())
+			}
 		}
-		fmt.Fprintf(stdout, "ok   %s  (%s)\n", c.Name, c.Command())
 	}
 	if failed > 0 {
 		return fmt.Errorf("%d of %d golden files differ from the labs' output", failed, len(cases))

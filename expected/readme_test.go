@@ -1,0 +1,127 @@
+package expected
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The lab READMEs quote code by line and output by copy. These tests keep
+// both true when the code or a golden file changes.
+
+// readmes returns every README.md of the repository, by path from the root.
+func readmes(t *testing.T) map[string][]byte {
+	t.Helper()
+	root, err := Root()
+	require.NoError(t, err)
+	paths, err := filepath.Glob(filepath.Join(root, "labs", "*", "README.md"))
+	require.NoError(t, err)
+	more, err := filepath.Glob(filepath.Join(root, "labs", "*", "*", "README.md"))
+	require.NoError(t, err)
+	paths = append(paths, more...)
+	paths = append(paths, filepath.Join(root, "README.md"))
+	out := map[string][]byte{}
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if os.IsNotExist(err) {
+			continue
+		}
+		require.NoError(t, err)
+		rel, err := filepath.Rel(root, p)
+		require.NoError(t, err)
+		out[filepath.ToSlash(rel)] = data
+	}
+	return out
+}
+
+var lineRef = regexp.MustCompile("`((?:[a-z0-9_./-]+/)?[a-z0-9_]+\\.go):([0-9]+)(?:-([0-9]+))?`")
+
+// TestREADMELineReferencesExist checks that every `file.go:N` a README cites
+// names a file of its lab (or a path from the repository root) with a line N.
+func TestREADMELineReferencesExist(t *testing.T) {
+	root, err := Root()
+	require.NoError(t, err)
+	for readme, data := range readmes(t) {
+		dir := filepath.Join(root, filepath.Dir(readme))
+		for _, m := range lineRef.FindAllSubmatch(data, -1) {
+			file, first := string(m[1]), string(m[2])
+			path := filepath.Join(dir, file)
+			if _, err := os.Stat(path); err != nil {
+				path = filepath.Join(root, file)
+			}
+			src, err := os.ReadFile(path)
+			if !assert.NoError(t, err, "%s cites %s", readme, m[0]) {
+				continue
+			}
+			lines := bytes.Count(src, []byte("\n"))
+			for _, n := range []string{first, string(m[3])} {
+				if n == "" {
+					continue
+				}
+				i, _ := strconv.Atoi(n)
+				assert.True(t, i >= 1 && i <= lines, "%s cites %s, but %s has %d lines", readme, m[0], file, lines)
+			}
+		}
+	}
+}
+
+// TestLab02NamesEachStepAtItsLine checks the table of lab 02's README that
+// puts each of the six steps at its line of loop.go.
+func TestLab02NamesEachStepAtItsLine(t *testing.T) {
+	root, err := Root()
+	require.NoError(t, err)
+	data := readmes(t)["labs/02-loop/README.md"]
+	require.NotEmpty(t, data, "labs/02-loop/README.md")
+	src, err := os.ReadFile(filepath.Join(root, "labs", "02-loop", "loop.go"))
+	require.NoError(t, err)
+	lines := strings.Split(string(src), "\n")
+
+	row := regexp.MustCompile("(?m)^\\| *([1-6]) *\\| *`loop\\.go:([0-9]+)`")
+	rows := row.FindAllSubmatch(data, -1)
+	require.Len(t, rows, 6, "the README has one row per step")
+	for i, r := range rows {
+		step, _ := strconv.Atoi(string(r[1]))
+		line, _ := strconv.Atoi(string(r[2]))
+		assert.Equal(t, i+1, step, "the steps are in order")
+		require.LessOrEqual(t, line, len(lines))
+		assert.Contains(t, lines[line-1], "// Step "+string(r[1])+":", "loop.go:%d", line)
+	}
+}
+
+// TestREADMEOutputMatchesGoldenFiles checks every fenced block that follows a
+// line <!-- expected/NAME.txt -->: it must hold that golden file exactly.
+func TestREADMEOutputMatchesGoldenFiles(t *testing.T) {
+	root, err := Root()
+	require.NoError(t, err)
+	marker := regexp.MustCompile(`^<!-- (expected/[A-Za-z0-9_.-]+\.txt) -->$`)
+	for readme, data := range readmes(t) {
+		sc := bufio.NewScanner(bytes.NewReader(data))
+		var golden string
+		var block *strings.Builder
+		for n := 1; sc.Scan(); n++ {
+			line := sc.Text()
+			switch {
+			case block != nil && strings.HasPrefix(line, "```"):
+				want, err := os.ReadFile(filepath.Join(root, golden))
+				if assert.NoError(t, err, "%s:%d", readme, n) {
+					assert.Equal(t, string(want), block.String(), "%s: the block before line %d is not %s", readme, n, golden)
+				}
+				golden, block = "", nil
+			case block != nil:
+				block.WriteString(line + "\n")
+			case golden != "" && strings.HasPrefix(line, "```"):
+				block = &strings.Builder{}
+			case marker.MatchString(line):
+				golden = marker.FindStringSubmatch(line)[1]
+			}
+		}
+	}
+}
