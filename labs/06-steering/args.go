@@ -77,7 +77,11 @@ type field struct {
 
 // jsonFields returns the fields of A, in their order.
 func jsonFields[A any]() []field {
-	t := reflect.TypeFor[A]()
+	return fieldsOf(reflect.TypeFor[A]())
+}
+
+// fieldsOf returns the fields of the struct type t, in their order.
+func fieldsOf(t reflect.Type) []field {
 	fields := make([]field, t.NumField())
 	for i := range fields {
 		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"strings"
 )
 
@@ -109,19 +110,19 @@ func (w *jsonWalk) value(t reflect.Type, path string) error {
 				return err
 			}
 			key, _ := tok.(string)
-			var field reflect.Type
+			var inner reflect.Type
 			switch {
 			case t == nil:
 			case t.Kind() == reflect.Map:
-				field = t.Elem()
+				inner = t.Elem()
 			case t.Kind() == reflect.Struct:
-				f, ok := jsonField(t, key)
-				if !ok {
+				i := slices.IndexFunc(fieldsOf(t), func(f field) bool { return f.name == key })
+				if i < 0 {
 					return &nameError{name: key, path: cmp.Or(path, "the scenario"), offset: w.keyStart()}
 				}
-				field = f
+				inner = t.Field(i).Type
 			}
-			if err := w.value(field, strings.TrimPrefix(path+"."+key, ".")); err != nil {
+			if err := w.value(inner, strings.TrimPrefix(path+"."+key, ".")); err != nil {
 				return err
 			}
 		}
@@ -140,15 +141,4 @@ func (w *jsonWalk) keyStart() int64 {
 		}
 	}
 	return end
-}
-
-// jsonField returns the type of the field of struct t whose JSON name is
-// exactly name.
-func jsonField(t reflect.Type, name string) (reflect.Type, bool) {
-	for i := range t.NumField() {
-		if tag, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); tag == name {
-			return t.Field(i).Type, true
-		}
-	}
-	return nil, false
 }

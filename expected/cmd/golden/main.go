@@ -97,7 +97,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 				fmt.Fprintf(stdout, "FAIL %s, run %d of %d  (%s)\n%v\n\n", c.Name, i+1, *repeat, c.Command(), err)
 				break
 			}
-			if i == *repeat-1 {
+			switch {
+			case *repeat == 1:
+				fmt.Fprintf(stdout, "ok   %s  (%s)\n", c.Name, c.Command())
+			case i == *repeat-1:
 				fmt.Fprintf(stdout, "ok   %s, %d of %d runs  (%s)\n", c.Name, *repeat, *repeat, c.Command())
 			}
 		}
