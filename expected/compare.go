@@ -32,6 +32,7 @@ type MismatchError struct {
 	GotPath, WantPath string
 }
 
+// Error reports the mismatch the way a test failure shows it.
 func (e *MismatchError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "output differs from %s at line %d\n", e.WantPath, e.Line)

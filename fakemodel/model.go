@@ -37,6 +37,8 @@ type fake struct {
 	decide func(req Request) (AssistantMessage, error)
 }
 
+// Reply decides the reply from req alone, then streams its text to
+// req.OnText, if set.
 func (m fake) Reply(ctx context.Context, req Request) (AssistantMessage, error) {
 	if err := ctx.Err(); err != nil {
 		return AssistantMessage{}, fmt.Errorf("%s model: %w", m.name, err)

@@ -33,8 +33,10 @@ const (
 // turnLimit is the value of -max-turns.
 type turnLimit int
 
+// String formats the limit for the help text.
 func (n *turnLimit) String() string { return strconv.Itoa(int(*n)) }
 
+// Set parses the value of -max-turns.
 func (n *turnLimit) Set(s string) error {
 	v, err := strconv.Atoi(s)
 	switch {

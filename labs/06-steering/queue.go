@@ -30,6 +30,7 @@ func (m *QueueMode) Set(s string) error {
 	return fmt.Errorf("must be %s or %s", OneAtATime, All)
 }
 
+// String formats the mode for the help text.
 func (m *QueueMode) String() string { return string(*m) }
 
 // A queue holds messages that wait for the loop to poll for them. Any

@@ -75,6 +75,7 @@ type scenarioError struct {
 	file, where, problem string
 }
 
+// Error names the file, the place and the problem.
 func (e *scenarioError) Error() string {
 	return fmt.Sprintf("scenario %s: %s: %s", e.file, e.where, e.problem)
 }

@@ -19,6 +19,7 @@ type nameError struct {
 	offset     int64
 }
 
+// Error names the key and the object it is in.
 func (e *nameError) Error() string { return fmt.Sprintf("unknown field %q in %s", e.name, e.path) }
 
 // A jsonWalk walks a JSON document alongside a Go type. It records where
@@ -69,6 +70,7 @@ func (w *jsonWalk) skipSpace(offset int64) int64 {
 // A trailingDataError is data after the end of the document's value.
 type trailingDataError struct{ offset int64 }
 
+// Error says what is wrong; the offset says where.
 func (e *trailingDataError) Error() string { return "more data after the closing brace" }
 
 var rawMessage = reflect.TypeFor[json.RawMessage]()
