@@ -52,10 +52,6 @@ func colorful(w io.Writer) bool {
 	return err == nil && info.Mode()&os.ModeCharDevice != 0
 }
 
-func (p *printer) line(text string) {
-	fmt.Fprintln(p.w, text)
-}
-
 // transcript prints the history: the user's prompt, then for each turn what
 // the model said and what each tool call it made returned.
 func (p *printer) transcript(history []fakemodel.Message, requests []fakemodel.Request) {

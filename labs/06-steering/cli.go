@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // options are the lab's settings, filled from the command line.
@@ -49,6 +50,23 @@ func parse(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 		return errUsage
 	}
 	return nil
+}
+
+// onlyScenarioFlags rejects, with -scenario, the flags whose settings a
+// scenario file makes itself.
+func onlyScenarioFlags(fs *flag.FlagSet, stderr io.Writer) error {
+	var given []string
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "queue-mode" || f.Name == "sequential" {
+			given = append(given, "-"+f.Name)
+		}
+	})
+	if len(given) == 0 {
+		return nil
+	}
+	fmt.Fprintf(stderr, "%s cannot go with -scenario: the file sets queueMode and toolExecution itself\n", strings.Join(given, " and "))
+	printHelp(fs, stderr)
+	return errUsage
 }
 
 func printHelp(fs *flag.FlagSet, w io.Writer) {

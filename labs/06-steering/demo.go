@@ -88,6 +88,13 @@ func (s show) run(ctx context.Context, pt part) error {
 			return errInterrupted
 		}
 	}
+	if !s.trace {
+		for _, a := range user.plan {
+			if !a.done {
+				s.p.line(fmt.Sprintf("never sent: %q, because no event matched %q", a.Text, a.At))
+			}
+		}
+	}
 	return nil
 }
 

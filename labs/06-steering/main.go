@@ -38,10 +38,14 @@ var errInterrupted = errors.New("interrupted: the run ended with stop reason abo
 // run is the whole program: main only turns its error into an exit status.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	opts := options{queueMode: OneAtATime}
-	if err := parse(newFlagSet(&opts), args, stdout, stderr); err != nil {
+	fs := newFlagSet(&opts)
+	if err := parse(fs, args, stdout, stderr); err != nil {
 		return err
 	}
 	if opts.scenario != "" {
+		if err := onlyScenarioFlags(fs, stderr); err != nil {
+			return err
+		}
 		return runScenario(ctx, stdout, stderr, opts)
 	}
 	return runDemo(ctx, stdout, opts)

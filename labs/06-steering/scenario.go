@@ -162,6 +162,9 @@ func (s *scenario) check() error {
 		if r.StopReason == "error" && len(r.ToolCalls) > 0 {
 			return fail(where+".toolCalls", "a failed request has no tool calls")
 		}
+		if r.StopReason == "error" && strings.TrimSpace(r.Text) == "" {
+			return fail(where+".text", "missing: a failed request's text is its error message")
+		}
 		for j := range r.ToolCalls {
 			c := &r.ToolCalls[j]
 			where := fmt.Sprintf("%s.toolCalls[%d]", where, j)
@@ -199,7 +202,9 @@ func (s *scenario) check() error {
 		case s.Calls[id].Sequential != nil:
 			return fail(where+".sequential", "sequential belongs to a tool, not to one call")
 		}
-		if err := s.Calls[id].merged(s.Tools[tool]).check(where); err != nil {
+		// A call's own fields are checked; what it inherits was checked
+		// with its tool, and a call's error outranks its tool's result.
+		if err := s.Calls[id].check(where); err != nil {
 			return err
 		}
 	}
@@ -252,20 +257,27 @@ func (b scenarioBehaviour) check(where string) error {
 	if b.DurationMs != nil && (*b.DurationMs < 0 || *b.DurationMs > maxDurationMs) {
 		return fail(".durationMs", "must be from 0 to %d, not %d", maxDurationMs, *b.DurationMs)
 	}
-	if b.Error != nil && *b.Error != "" && b.Panic != nil && *b.Panic != "" {
+	set := func(s *string) bool { return s != nil && *s != "" }
+	switch {
+	case set(b.Error) && set(b.Panic):
 		return fail("", "a call either fails (error) or panics (panic), not both")
+	case (set(b.Error) || set(b.Panic)) && (set(b.Result) || b.Terminate != nil && *b.Terminate):
+		return fail("", "a call that fails (error) or panics (panic) returns no result and cannot terminate")
 	}
 	return nil
 }
 
-// merged returns b with the fields it does not set taken from def.
+// merged returns a call's behaviour b completed from its tool's, def. The
+// duration and the updates come from def unless b sets them. How the call
+// ends (result, terminate, error, panic) comes all from b if b sets any of
+// them, and all from def otherwise: a call that fails does not inherit its
+// tool's result, and a call with a result of its own does not inherit its
+// tool's error.
 func (b scenarioBehaviour) merged(def scenarioBehaviour) scenarioBehaviour {
-	from := reflect.ValueOf(def)
-	to := reflect.ValueOf(&b).Elem()
-	for i := range to.NumField() {
-		if to.Field(i).IsNil() {
-			to.Field(i).Set(from.Field(i))
-		}
+	b.DurationMs = cmp.Or(b.DurationMs, def.DurationMs)
+	b.Updates = cmp.Or(b.Updates, def.Updates)
+	if b.Result == nil && b.Terminate == nil && b.Error == nil && b.Panic == nil {
+		b.Result, b.Terminate, b.Error, b.Panic = def.Result, def.Terminate, def.Error, def.Panic
 	}
 	return b
 }

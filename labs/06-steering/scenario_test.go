@@ -46,6 +46,11 @@ func TestScenarioParseErrors(t *testing.T) {
 		{"block an unknown tool", `{"prompt": "hi", "block": {"rm": "no"}}`, `x.json: block.rm: tools has no tool "rm" to block`},
 		{"message without text", `{"prompt": "hi", "steer": [{"at": "turn_end"}]}`, "x.json: steer[0].text: missing"},
 		{"at with no event", `{"prompt": "hi", "followUp": [{"text": "a", "at": "tool_start a"}]}`, `x.json: followUp[0].at: "tool_start a" does not start with an event's name, such as tool_execution_start or turn_end`},
+		{"twice", "{\"prompt\": \"hi\",\n \"prompt\": \"again\"}", `x.json: line 2, column 2: field "prompt" appears twice in the scenario`},
+		{"a tool twice", `{"prompt": "hi", "tools": {"x": {}, "x": {}}}`, `x.json: line 1, column 37: field "x" appears twice in tools`},
+		{"error with a result", `{"prompt": "hi", "tools": {"x": {"error": "e", "result": "r"}}}`, "x.json: tools.x: a call that fails (error) or panics (panic) returns no result and cannot terminate"},
+		{"panic that terminates", `{"prompt": "hi", "tools": {"x": {"panic": "p", "terminate": true}}}`, "x.json: tools.x: a call that fails (error) or panics (panic) returns no result and cannot terminate"},
+		{"error reply without text", `{"prompt": "hi", "replies": [{"stopReason": "error"}]}`, "x.json: replies[0].text: missing: a failed request's text is its error message"},
 		{"negative stop", `{"prompt": "hi", "stopAfterTurn": -1}`, "x.json: stopAfterTurn: must be 0 (never) or more, not -1"},
 	}
 	for _, tt := range tests {
@@ -61,9 +66,9 @@ func TestScenarioParseErrors(t *testing.T) {
 func TestScenarioCallsInheritFromTheirTool(t *testing.T) {
 	s, err := parseScenario("x.json", []byte(`{
 		"prompt": "hi",
-		"replies": [{"toolCalls": [{"id": "a", "name": "x"}, {"id": "b", "name": "x", "args": {"k": [1, 2]}}]}],
+		"replies": [{"toolCalls": [{"id": "a", "name": "x"}, {"id": "b", "name": "x", "args": {"k": [1, 2]}}, {"id": "c", "name": "x"}]}],
 		"tools": {"x": {"result": "tool", "durationMs": 100, "sequential": true}},
-		"calls": {"b": {"result": "call"}}
+		"calls": {"b": {"result": "call"}, "c": {"error": "failed"}}
 	}`))
 	require.NoError(t, err)
 	assert.JSONEq(t, `{}`, string(s.Replies[0].ToolCalls[0].Args), "missing args are an empty object")
@@ -81,6 +86,8 @@ func TestScenarioCallsInheritFromTheirTool(t *testing.T) {
 			assert.Equal(t, want, got.Content)
 			assert.Equal(t, 100*time.Millisecond, time.Since(start), "call %s keeps its tool's duration", id)
 		}
+		_, err := tool.run(context.Background(), "c", map[string]any{}, func(string) {})
+		assert.EqualError(t, err, "failed", "a call's error outranks its tool's result")
 	})
 }
 
@@ -136,4 +143,29 @@ func FuzzParseScenario(f *testing.F) {
 		pt := s.part()
 		assert.Len(t, pt.agent.Config.Tools, len(s.Tools))
 	})
+}
+
+func TestScenarioFlagsThatTheFileSets(t *testing.T) {
+	for _, args := range [][]string{
+		{"-scenario", "scenarios/blocked-call.json", "-queue-mode", "all"},
+		{"-sequential", "-scenario", "scenarios/blocked-call.json"},
+	} {
+		var stdout, stderr bytes.Buffer
+		err := run(context.Background(), args, &stdout, &stderr)
+		assert.Equal(t, 2, exitStatus(err, &stderr), "%v", args)
+		assert.Contains(t, stderr.String(), "cannot go with -scenario: the file sets queueMode and toolExecution itself")
+		assert.Empty(t, stdout.String(), "nothing runs")
+	}
+}
+
+func TestAMessageWhoseEventNeverComesIsReported(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "typo.json")
+	require.NoError(t, os.WriteFile(path, []byte(`{
+		"prompt": "hi",
+		"replies": [{"text": "Hello."}],
+		"steer": [{"text": "Faster.", "at": "tool_execution_start zz"}]
+	}`), 0o644))
+	var stdout, stderr bytes.Buffer
+	require.NoError(t, run(context.Background(), []string{"-scenario", path}, &stdout, &stderr))
+	assert.Contains(t, stdout.String(), `never sent: "Faster.", because no event matched "tool_execution_start zz"`)
 }

@@ -13,14 +13,20 @@ import (
 )
 
 // A nameError is a key of a JSON object that names no field of the struct
-// the object decodes into.
+// the object decodes into, or that the object holds twice.
 type nameError struct {
 	name, path string
 	offset     int64
+	twice      bool
 }
 
 // Error names the key and the object it is in.
-func (e *nameError) Error() string { return fmt.Sprintf("unknown field %q in %s", e.name, e.path) }
+func (e *nameError) Error() string {
+	if e.twice {
+		return fmt.Sprintf("field %q appears twice in %s", e.name, e.path)
+	}
+	return fmt.Sprintf("unknown field %q in %s", e.name, e.path)
+}
 
 // A jsonWalk walks a JSON document alongside a Go type. It records where
 // each scalar value is, keyed by the offset just past it, which is the
@@ -40,8 +46,9 @@ type scalar struct {
 
 // checkNames walks data alongside t and checks every object key against the
 // JSON names of the struct it fills, exactly. encoding/json would let
-// "Prompt" fill "prompt", and DisallowUnknownFields does not object to it.
-// Types are left to json.Unmarshal.
+// "Prompt" fill "prompt", and DisallowUnknownFields does not object to it;
+// it would also let a second "prompt" silently replace the first. Types are
+// left to json.Unmarshal.
 func checkNames(data []byte, t reflect.Type) (map[int64]scalar, error) {
 	w := &jsonWalk{data: data, dec: json.NewDecoder(bytes.NewReader(data)), scalars: map[int64]scalar{}}
 	w.dec.UseNumber()
@@ -106,12 +113,17 @@ func (w *jsonWalk) value(t reflect.Type, path string) error {
 			}
 		}
 	case '{':
+		seen := map[string]bool{}
 		for w.dec.More() {
 			tok, err := w.dec.Token()
 			if err != nil {
 				return err
 			}
 			key, _ := tok.(string)
+			if seen[key] {
+				return &nameError{name: key, path: cmp.Or(path, "the scenario"), offset: w.keyStart(), twice: true}
+			}
+			seen[key] = true
 			var inner reflect.Type
 			switch {
 			case t == nil:
