@@ -45,9 +45,9 @@ func TestProgram(t *testing.T) {
 		assert.Contains(t, string(res.Stdout), about)
 	})
 	t.Run("Ctrl-C", func(t *testing.T) {
-		// Press Ctrl-C once the lookups run: when the program has printed
-		// that the last one started. Reading its output, not sleeping,
-		// tells when that is.
+		// Press Ctrl-C while the lookups run: when Cairo's lookup reports
+		// its progress, 100 ms in. Reading the output, not sleeping, tells
+		// when that is.
 		cmd := exec.Command(bin)
 		stdout, err := cmd.StdoutPipe()
 		require.NoError(t, err)
@@ -59,7 +59,7 @@ func TestProgram(t *testing.T) {
 		lines := bufio.NewScanner(stdout)
 		for lines.Scan() {
 			printed.WriteString(lines.Text() + "\n")
-			if strings.Contains(lines.Text(), "start call_3 weather") {
+			if strings.Contains(lines.Text(), "call_3 reports:") {
 				require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
 				break
 			}

@@ -82,8 +82,9 @@ func (a *Agent) Prompt(ctx context.Context, text string, handle func(Event)) err
 }
 
 // Continue runs the loop from the history as it is, with no new prompt: to
-// retry after a failed request, or to let queued messages in after a run
-// that a ShouldStopAfterTurn policy ended.
+// let queued messages in after a run that a ShouldStopAfterTurn policy
+// ended, or to go on from a history the agent was given. The history must
+// end with a user message or a tool result.
 func (a *Agent) Continue(ctx context.Context, handle func(Event)) error {
 	return a.run(ctx, nil, handle)
 }

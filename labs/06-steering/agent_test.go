@@ -420,3 +420,23 @@ func TestMaxTurnsIsAStopPolicy(t *testing.T) {
 	assert.Equal(t, 3, sum.turns)
 	assert.Len(t, sum.added, 7)
 }
+
+func TestTransformContextCannotChangeTheHistory(t *testing.T) {
+	var seen []fakemodel.Message
+	cfg := Config{
+		Model: fakemodel.Researcher("search"),
+		Tools: []Tool{search(false)},
+		TransformContext: func(_ context.Context, messages []fakemodel.Message) ([]fakemodel.Message, error) {
+			messages[0] = user("rewritten by the hook")
+			return messages, nil
+		},
+		ShouldStopAfterTurn: func(_ context.Context, t TurnContext) bool {
+			seen = t.Messages
+			return false
+		},
+	}
+	for range runLoop(context.Background(), cfg, nil, []fakemodel.Message{user("Find flights.")}) {
+	}
+	require.NotEmpty(t, seen)
+	assert.Equal(t, user("Find flights."), seen[0], "the loop's history keeps its first message")
+}

@@ -78,9 +78,8 @@ func printHelp(fs *flag.FlagSet, w io.Writer) {
 
 // exitStatus reports err, if it has not been reported yet, and returns the
 // program's exit status: 0 for success and -h, 2 for a bad command line or
-// scenario file, 130
-// for a run cancelled by Ctrl-C (128 + SIGINT, as shells report it), 1 for
-// anything else.
+// scenario file, 130 for a run cancelled by Ctrl-C (128 + SIGINT, as shells
+// report it), 1 for anything else.
 func exitStatus(err error, stderr io.Writer) int {
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):

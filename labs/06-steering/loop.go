@@ -269,12 +269,13 @@ func (r *runState) streamAssistantResponse() (fakemodel.AssistantMessage, error)
 	if err := r.emit(MessageStart{Message: fakemodel.AssistantMessage{}}); err != nil {
 		return fakemodel.AssistantMessage{}, err
 	}
-	// Clip, so that a hook or a model that appends to the slice cannot
-	// overwrite the history.
+	// Clip, so that a model that appends to the slice cannot overwrite the
+	// history. The transform gets a copy: whatever it does to its argument,
+	// the history stays whole. It reads the whole history anyway.
 	shown := slices.Clip(r.history)
 	var err error
 	if r.cfg.TransformContext != nil {
-		shown, err = r.cfg.TransformContext(r.ctx, shown)
+		shown, err = r.cfg.TransformContext(r.ctx, slices.Clone(r.history))
 	}
 	var reply fakemodel.AssistantMessage
 	var stopped error

@@ -45,9 +45,9 @@ func TestProgram(t *testing.T) {
 		assert.Contains(t, string(res.Stdout), about)
 	})
 	t.Run("Ctrl-C", func(t *testing.T) {
-		// Press Ctrl-C while a tool runs that would take a minute: once
-		// the program has printed that it started. Reading its output,
-		// not sleeping, tells when that is.
+		// Press Ctrl-C while a tool runs: when it reports its progress,
+		// one second into two. Reading the output, not sleeping, tells
+		// when that is.
 		cmd := exec.Command(bin, "-scenario", "testdata/slow.json")
 		stdout, err := cmd.StdoutPipe()
 		require.NoError(t, err)
@@ -59,7 +59,7 @@ func TestProgram(t *testing.T) {
 		lines := bufio.NewScanner(stdout)
 		for lines.Scan() {
 			printed.WriteString(lines.Text() + "\n")
-			if strings.Contains(lines.Text(), "start i index") {
+			if strings.Contains(lines.Text(), "i reports: started") {
 				require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
 				break
 			}
