@@ -10,9 +10,9 @@ import (
 // named tool. For the first request it asks for that tool with the first user
 // message as its query. For every later request it answers in text: it quotes
 // each user message that arrived since its last reply ("Noted: ..."), then
-// each tool result that arrived since then ("The search found: ..."). So its replies show exactly which turn saw which
-// message: a steering message typed during a tool call, a follow-up, or two
-// messages delivered together.
+// each tool result that arrived since then ("The search found: ..."). So its
+// replies show exactly which turn saw which message: a steering message typed
+// during a tool call, a follow-up, or two messages delivered together.
 func Researcher(tool string) Model {
 	return fake{name: "researcher", decide: func(req Request) (AssistantMessage, error) {
 		return researcher(req, tool)

@@ -77,7 +77,7 @@ func (p *printer) transcript(history []fakemodel.Message, requests []fakemodel.R
 
 // ended prints how the loop ended.
 func (p *printer) ended(res Result) {
-	fmt.Fprintf(p.w, "%s %d turns, stop reason %s\n", p.label.Sprint("loop ended:"), res.Turns, p.good.Sprint(res.StopReason))
+	fmt.Fprintf(p.w, "%s %s, stop reason %s\n", p.label.Sprint("loop ended:"), count(res.Turns, "turn"), p.good.Sprint(res.StopReason))
 }
 
 // answer prints what the user finally reads.

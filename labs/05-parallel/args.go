@@ -13,8 +13,9 @@ import (
 // decodeArgs decodes the arguments a model wrote into an A, strictly. They
 // must be one JSON object. It must have every field of A (in this workbook
 // every argument is required) and no other, spelled exactly. No value may be
-// null, and each must have the type of its field. A model writes arguments
-// the way it writes text, so none of this can be taken for granted.
+// null, and each must have the type of its field. (A key given twice keeps
+// its last value, as encoding/json does.) A model writes arguments the way it
+// writes text, so none of this can be taken for granted.
 //
 // Pi checks arguments against the tool's JSON Schema instead, and converts
 // what it can ("2" to 2). The lab rejects instead of converting, so that

@@ -60,7 +60,7 @@ func TestExitStatusReportsOtherErrors(t *testing.T) {
 func TestExitStatusOfAnAbortedRun(t *testing.T) {
 	var stderr bytes.Buffer
 	assert.Equal(t, 130, exitStatus(errInterrupted, &stderr))
-	assert.Equal(t, "interrupted: the run ended with stop reason aborted\n", stderr.String())
+	assert.Equal(t, "interrupted: Ctrl-C cancelled the run\n", stderr.String())
 }
 
 func TestRunReportsACancelledRun(t *testing.T) {

@@ -35,8 +35,9 @@ func main() {
 	os.Exit(status)
 }
 
-// errInterrupted reports a run that ended with stop reason aborted.
-var errInterrupted = errors.New("interrupted: the run ended with stop reason aborted")
+// errInterrupted reports a run that Ctrl-C (or any cancellation of the
+// program's context) ended.
+var errInterrupted = errors.New("interrupted: Ctrl-C cancelled the run")
 
 // run is the whole program: main only turns its error into an exit status.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {

@@ -22,8 +22,9 @@ type narrator struct {
 	turn      int
 	streaming bool
 	// first and last are when the current turn's first call started and
-	// its last call ended.
+	// its last call ended; failed is set if one of its calls failed.
 	first, last time.Time
+	failed      bool
 }
 
 // latencies are how long a batch's calls are declared to take.
@@ -45,7 +46,7 @@ func (n *narrator) show(ev Event) {
 	switch ev := ev.(type) {
 	case TurnStart:
 		n.turn++
-		n.first = time.Time{}
+		n.first, n.failed = time.Time{}, false
 	case MessageStart:
 		if user, ok := ev.Message.(fakemodel.UserMessage); ok {
 			fmt.Fprintf(p.w, "%s %s\n", p.label.Sprint("user:"), user.Text)
@@ -67,13 +68,17 @@ func (n *narrator) show(ev Event) {
 		fmt.Fprintf(p.w, "%s %s reports: %s\n", n.prefix(), ev.ToolCallID, ev.PartialResult)
 	case ToolExecutionEnd:
 		n.last = n.now()
+		n.failed = n.failed || ev.IsError
 		result := ev.Result
 		if ev.IsError {
 			result = p.bad.Sprint("error: ") + result
 		}
 		fmt.Fprintf(p.w, "%s done %s %s ⇒ %s\n", n.prefix(), ev.ToolCallID, ev.ToolName, result)
 	case TurnEnd:
-		if n.timing != nil && !n.first.IsZero() {
+		// The declared latencies describe a batch whose calls all ran to
+		// the end: one that a hook, an error or Ctrl-C cut short gets no
+		// timing line.
+		if n.timing != nil && !n.first.IsZero() && !n.failed {
 			n.batchTook(n.last.Sub(n.first))
 		}
 	case AgentEnd:
@@ -121,14 +126,10 @@ func (n *narrator) ended() {
 // a sequential one does. It prints the declared times, not d itself: d
 // varies from run to run by a few milliseconds, more on a busy machine, and
 // the output must not. Only a delay of more than half the difference
-// between the two could change the line. A batch shorter than its slowest
-// call was cancelled, and gets no line.
+// between the two could change the line.
 func (n *narrator) batchTook(d time.Duration) {
 	slowest, sum := n.timing.slowest, n.timing.sum
 	switch {
-	case d < slowest:
-		// Shorter than its slowest call: the batch was cancelled.
-		return
 	case d < (slowest+sum)/2:
 		fmt.Fprintf(n.p.w, "%s the batch took about %s, as long as its slowest call, not the %s its calls add up to\n",
 			n.prefix(), seconds(slowest), seconds(sum))

@@ -72,7 +72,7 @@ func TestProgram(t *testing.T) {
 		var exit *exec.ExitError
 		require.ErrorAs(t, err, &exit)
 		assert.Equal(t, 130, exit.ExitCode())
-		assert.Equal(t, "interrupted: the run ended with stop reason aborted\n", stderr.String())
+		assert.Equal(t, "interrupted: Ctrl-C cancelled the run\n", stderr.String())
 		out := printed.String()
 		assert.Contains(t, out, "done call_3 weather ⇒ error: weather in Cairo: context canceled", "running tools see the cancellation")
 		assert.Contains(t, out, "turn 2 · model request aborted:", "so does the next model request")
