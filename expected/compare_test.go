@@ -68,6 +68,13 @@ func TestCasesHaveAGoldenFileEach(t *testing.T) {
 		assert.FileExists(t, filepath.Join(d, c.Name+".txt"))
 		assert.DirExists(t, filepath.Join(d, "..", "labs", c.Lab))
 	}
+	labs, err := filepath.Glob(filepath.Join(d, "..", "labs", "*"))
+	require.NoError(t, err)
+	for _, lab := range labs {
+		cases, err := LabCases(filepath.Base(lab))
+		require.NoError(t, err)
+		assert.NotEmpty(t, cases, "%s has no golden case", filepath.Base(lab))
+	}
 	files, err := filepath.Glob(filepath.Join(d, "*.txt"))
 	require.NoError(t, err)
 	for _, f := range files {
