@@ -14,9 +14,8 @@ import (
 // application changes its behaviour without editing the loop. BeforeToolCall
 // and AfterToolCall report a failure by returning an error, which becomes the
 // call's error result, as a thrown error does in Pi. Unlike a tool's, a
-// hook's panic is not
-// recovered: a hook is the application's own code, and a panic there is a bug
-// to fix, not input to survive.
+// hook's panic is not recovered: a hook is the application's own code, and a
+// panic there is a bug to fix, not input to survive.
 type Config struct {
 	Model fakemodel.Model
 	Tools []Tool
