@@ -23,7 +23,7 @@ func Calculator() Model {
 
 func calculator(req Request) (AssistantMessage, error) {
 	if !offers(req, "calculate") {
-		return AssistantMessage{Text: "I need a calculate tool to answer that."}, nil
+		return needs("calculate"), nil
 	}
 	results := toolResults(req.Messages)
 	if len(results) == 0 {
@@ -48,7 +48,7 @@ func Stubborn() Model {
 
 func stubborn(req Request) (AssistantMessage, error) {
 	if !offers(req, "calculate") {
-		return AssistantMessage{Text: "I need a calculate tool to answer that."}, nil
+		return needs("calculate"), nil
 	}
 	text := "I will use the calculator."
 	if checks := len(toolResults(req.Messages)); checks > 0 {

@@ -24,7 +24,7 @@ func Forecaster() Model {
 
 func forecaster(req Request) (AssistantMessage, error) {
 	if !offers(req, "weather") {
-		return AssistantMessage{Text: "I need a weather tool to answer that."}, nil
+		return needs("weather"), nil
 	}
 	results := toolResults(req.Messages)
 	if len(results) == 0 {

@@ -92,6 +92,12 @@ func offers(req Request, name string) bool {
 	return slices.ContainsFunc(req.Tools, func(t ToolSpec) bool { return t.Name == name })
 }
 
+// needs is a model's answer when the request does not offer the tool it
+// needs: a model may only ask for a tool it was offered.
+func needs(tool string) AssistantMessage {
+	return AssistantMessage{Text: fmt.Sprintf("I need a %s tool to answer that.", tool)}
+}
+
 // nextCallID numbers tool calls across the whole conversation: call_1,
 // call_2, ... Real providers send opaque IDs; these are only easier to read.
 func nextCallID(history []Message, offset int) string {

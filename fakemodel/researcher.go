@@ -21,7 +21,7 @@ func Researcher(tool string) Model {
 
 func researcher(req Request, tool string) (AssistantMessage, error) {
 	if !offers(req, tool) {
-		return AssistantMessage{Text: fmt.Sprintf("I need a %s tool to answer that.", tool)}, nil
+		return needs(tool), nil
 	}
 	lastReply := -1
 	for i, m := range req.Messages {

@@ -19,7 +19,7 @@ func SelfCorrecting() Model {
 
 func selfCorrecting(req Request) (AssistantMessage, error) {
 	if !offers(req, "calculate") {
-		return AssistantMessage{Text: "I need a calculate tool to answer that."}, nil
+		return needs("calculate"), nil
 	}
 	divide := func(text string, by int) AssistantMessage {
 		args := json.RawMessage(fmt.Sprintf(`{"op":"divide","a":100,"b":%d}`, by))

@@ -87,15 +87,6 @@ func jsonFields[A any]() []field {
 	return fields
 }
 
-// fieldNames returns the JSON names of A's fields, in their order.
-func fieldNames[A any]() []string {
-	var names []string
-	for _, f := range jsonFields[A]() {
-		names = append(names, f.name)
-	}
-	return names
-}
-
 // hasNull reports whether a decoded JSON value holds a null anywhere.
 func hasNull(v any) bool {
 	switch v := v.(type) {

@@ -152,7 +152,7 @@ func (s *scenario) check() error {
 	if !slices.Contains([]string{"", string(OneAtATime), string(All)}, s.QueueMode) {
 		return fail("queueMode", "must be %s or %s, not %q", OneAtATime, All, s.QueueMode)
 	}
-	callTools := map[string]string{} // call ID → tool name
+	seen := map[string]bool{} // call IDs
 	for i := range s.Replies {
 		r := &s.Replies[i]
 		where := fmt.Sprintf("replies[%d]", i)
@@ -173,10 +173,10 @@ func (s *scenario) check() error {
 				return fail(where+".id", "missing")
 			case c.Name == "":
 				return fail(where+".name", "missing")
-			case callTools[c.ID] != "":
+			case seen[c.ID]:
 				return fail(where+".id", "%q is already the ID of another call", c.ID)
 			}
-			callTools[c.ID] = c.Name
+			seen[c.ID] = true
 			if len(c.Args) == 0 {
 				c.Args = json.RawMessage(`{}`)
 			}
@@ -191,6 +191,7 @@ func (s *scenario) check() error {
 			return err
 		}
 	}
+	callTools := s.callTools()
 	for _, id := range slices.Sorted(maps.Keys(s.Calls)) {
 		where := "calls." + id
 		tool, ok := callTools[id]
@@ -306,10 +307,20 @@ func (b scenarioBehaviour) behaviour() behaviour {
 	return out
 }
 
+// callTools maps each call ID of the replies to the tool it calls.
+func (s scenario) callTools() map[string]string {
+	tools := map[string]string{}
+	for _, r := range s.Replies {
+		for _, c := range r.ToolCalls {
+			tools[c.ID] = c.Name
+		}
+	}
+	return tools
+}
+
 // part turns the scenario into a part the demo's show can run.
 func (s scenario) part() part {
 	replies := make([]fakemodel.AssistantMessage, len(s.Replies))
-	callTools := map[string]string{}
 	for i, r := range s.Replies {
 		reply := fakemodel.AssistantMessage{Text: r.Text, StopReason: fakemodel.StopReason(r.StopReason)}
 		if r.StopReason == "error" {
@@ -317,10 +328,10 @@ func (s scenario) part() part {
 		}
 		for _, c := range r.ToolCalls {
 			reply.ToolCalls = append(reply.ToolCalls, fakemodel.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Args})
-			callTools[c.ID] = c.Name
 		}
 		replies[i] = reply
 	}
+	callTools := s.callTools()
 	var tools []Tool
 	for _, name := range slices.Sorted(maps.Keys(s.Tools)) {
 		def := s.Tools[name]

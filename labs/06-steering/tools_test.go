@@ -146,3 +146,13 @@ func FuzzDecodeArguments(f *testing.F) {
 		}
 	})
 }
+
+// fieldNames returns the JSON names of A's fields, in their order: the
+// fields decodeArgs requires.
+func fieldNames[A any]() []string {
+	var names []string
+	for _, f := range jsonFields[A]() {
+		names = append(names, f.name)
+	}
+	return names
+}
