@@ -22,7 +22,8 @@
 // JSON arguments, and the stop reasons stop, toolUse, length, error and
 // aborted. Two simplifications keep the labs short: message content is plain
 // text instead of a list of content blocks, and a failed request is a Go error
-// returned by [Model.Reply]. From lab 04 on, the labs turn it into an
-// assistant message with stop reason error or aborted, which is what Pi's
-// providers hand the loop.
+// returned by [Model.Reply]. From lab 04 on, the labs turn that error into an
+// assistant message, which is what Pi's providers hand the loop. Lab 04 always
+// gives it stop reason error; labs 05 and 06 give it stop reason aborted when
+// the run's context was cancelled, and error otherwise.
 package fakemodel

@@ -53,6 +53,7 @@ func TestCalculatorCompletesUnderTheLimit(t *testing.T) {
 
 	assert.Equal(t, 2, res.Turns)
 	assert.Equal(t, Completed, res.StopReason)
+	assert.Len(t, res.History, 4)
 	assert.Equal(t, []fakemodel.Role{"user", "assistant", "toolResult", "assistant"}, roles(res.History))
 	answer, ok := res.Answer()
 	assert.True(t, ok)
@@ -81,6 +82,7 @@ func TestTheLimitCountsTurns(t *testing.T) {
 	}{
 		{model: fakemodel.Stubborn(), limit: 1, turns: 1, messages: 3, reason: MaxTurns},
 		{model: fakemodel.Stubborn(), limit: 10, turns: 10, messages: 21, reason: MaxTurns},
+		{model: fakemodel.Stubborn(), limit: 100, turns: 100, messages: 201, reason: MaxTurns},
 		{model: fakemodel.Calculator(), limit: 1, turns: 1, messages: 3, reason: MaxTurns},
 		// A reply without tool calls in the last allowed turn is an answer.
 		{model: fakemodel.Calculator(), limit: 2, turns: 2, messages: 4, reason: Completed},
@@ -106,6 +108,9 @@ func TestEveryRequestCarriesTheFullHistory(t *testing.T) {
 	assert.Equal(t, []fakemodel.Role{"user"}, roles(model.requests[0].Messages))
 	assert.Equal(t, []fakemodel.Role{"user", "assistant", "toolResult"}, roles(model.requests[1].Messages),
 		"step 2 sends everything so far, step 5's result included")
+	for _, req := range model.requests {
+		assert.Equal(t, []fakemodel.ToolSpec{calculateSpec}, req.Tools, "every request offers the tools")
+	}
 }
 
 func TestAFailingToolStopsThisLoop(t *testing.T) {
@@ -113,6 +118,13 @@ func TestAFailingToolStopsThisLoop(t *testing.T) {
 	res, err := runLoop(context.Background(), fakemodel.SelfCorrecting(), []Tool{calculator}, fakemodel.SelfCorrectingPrompt, 3)
 	require.EqualError(t, err, "turn 1: run calculate: division by zero")
 	assert.Equal(t, 1, res.Turns)
+	assert.Len(t, res.History, 2, "the failed call has no result in the history")
+}
+
+func TestUnknownToolStopsThisLoop(t *testing.T) {
+	model := fakemodel.Scripted(fakemodel.AssistantMessage{ToolCalls: []fakemodel.ToolCall{{ID: "x", Name: "weather"}}})
+	_, err := runLoop(context.Background(), model, []Tool{calculator}, "hi", 3)
+	require.EqualError(t, err, "turn 1: the model asked for weather, and there is no such tool")
 }
 
 func TestAFailingModelStopsThisLoop(t *testing.T) {

@@ -104,6 +104,11 @@ func TestEveryRequestCarriesTheFullHistory(t *testing.T) {
 	runLoop(context.Background(), model, []Tool{calculator}, fakemodel.SelfCorrectingPrompt, 3)
 
 	require.Len(t, model.requests, 3, "one request per turn")
-	assert.Equal(t, []fakemodel.Role{"user", "assistant", "toolResult"}, roles(model.requests[1].Messages),
+	require.Equal(t, []fakemodel.Role{"user", "assistant", "toolResult"}, roles(model.requests[1].Messages),
 		"the error result is in the history the model reads")
+	result := model.requests[1].Messages[2].(fakemodel.ToolResultMessage)
+	assert.True(t, result.IsError, "the model reads that its call failed")
+	for _, req := range model.requests {
+		assert.Equal(t, []fakemodel.ToolSpec{calculateSpec}, req.Tools, "every request offers the tools")
+	}
 }
