@@ -151,6 +151,10 @@ func (r *runState) prepareToolCall(msg fakemodel.AssistantMessage, call fakemode
 		switch {
 		case err != nil:
 			return fail("%v", err)
+		case r.ctx.Err() != nil:
+			// Like Pi, a run cancelled while the hook decided
+			// reports that, whatever the hook said.
+			return fail("Operation aborted")
 		case before.Block && before.Reason != "":
 			return fail("%s", before.Reason)
 		case before.Block:
@@ -173,9 +177,11 @@ func (r *runState) execute(msg fakemodel.AssistantMessage, calls []prepared, out
 	var wg sync.WaitGroup
 	for _, p := range calls {
 		wg.Go(func() {
-			o := executePreparedToolCall(r.ctx, p, func(partial string) {
+			updates := &reporter{send: func(partial string) {
 				events <- ToolExecutionUpdate{ToolCallID: p.call.ID, ToolName: p.call.Name, Args: p.call.Arguments, PartialResult: partial}
-			})
+			}}
+			o := executePreparedToolCall(r.ctx, p, updates.report)
+			updates.close()
 			o = r.finalizeExecutedToolCall(msg, p, o)
 			outcomes[p.slot] = o
 			events <- o.end()
@@ -195,6 +201,31 @@ func (r *runState) execute(msg fakemodel.AssistantMessage, calls []prepared, out
 	return stopped
 }
 
+// A reporter passes a running call's progress notes on to the loop, until
+// the call returns. Like Pi, it drops a note that comes later, from a
+// goroutine the tool left behind: no update may follow the call's end, and
+// no goroutine may wait for a loop that has moved on.
+type reporter struct {
+	mu     sync.Mutex
+	closed bool
+	send   func(partial string)
+}
+
+func (u *reporter) report(partial string) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if !u.closed {
+		u.send(partial)
+	}
+}
+
+// close drops every later note. It waits for a note being sent.
+func (u *reporter) close() {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.closed = true
+}
+
 // executePreparedToolCall is Pi's executePreparedToolCall: it runs the tool.
 // An error from the tool becomes an error outcome, and so does a panic: a
 // bug in one tool must not take the agent down.
@@ -204,7 +235,7 @@ func executePreparedToolCall(ctx context.Context, p prepared, report func(partia
 			o = failed(p.call, "Tool %q panicked: %v", p.call.Name, v)
 		}
 	}()
-	content, err := p.tool.run(ctx, p.args, report)
+	content, err := p.tool.run(ctx, p.call.ID, p.args, report)
 	if err != nil {
 		return failed(p.call, "%v", err)
 	}

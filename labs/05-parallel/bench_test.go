@@ -14,14 +14,16 @@ import (
 var napSpec = fakemodel.ToolSpec{Name: "nap", Parameters: json.RawMessage(`{"type":"object","properties":{}}`)}
 
 // BenchmarkBatch runs one batch of n calls that each sleep 10 ms, in real
-// time, and reports the run's time as a multiple of one call: about 1 for a
-// parallel batch, whatever n is, plus the loop's own overhead.
+// time, and reports how long the batch took, from its first
+// tool_execution_start to its last tool_execution_end, as a multiple of one
+// call: about 1 for a parallel batch, whatever n is, plus the loop's own
+// overhead.
 //
 //	go test ./labs/05-parallel -run '^$' -bench Batch
 func BenchmarkBatch(b *testing.B) {
 	const slowest = 10 * time.Millisecond
-	nap := newTool(napSpec, nil, func(ctx context.Context, _ struct{}, _ func(string)) (string, error) {
-		return "ok", sleep(ctx, slowest)
+	nap := newTool(napSpec, nil, func(ctx context.Context, _ string, _ struct{}, _ func(string)) (string, error) {
+		return "ok", pause(ctx, slowest)
 	})
 	for _, n := range []int{10, 100, 1000} {
 		b.Run(fmt.Sprintf("calls=%d", n), func(b *testing.B) {
@@ -33,11 +35,22 @@ func BenchmarkBatch(b *testing.B) {
 				Model: fakemodel.Scripted(fakemodel.AssistantMessage{ToolCalls: calls}, fakemodel.AssistantMessage{Text: "Done."}),
 				Tools: []Tool{nap},
 			}
+			var batches time.Duration
 			for b.Loop() {
-				for range runLoop(context.Background(), cfg, "go") {
+				var first, last time.Time
+				for ev := range runLoop(context.Background(), cfg, "go") {
+					switch ev.(type) {
+					case ToolExecutionStart:
+						if first.IsZero() {
+							first = time.Now()
+						}
+					case ToolExecutionEnd:
+						last = time.Now()
+					}
 				}
+				batches += last.Sub(first)
 			}
-			b.ReportMetric(float64(b.Elapsed())/float64(b.N)/float64(slowest), "×slowest")
+			b.ReportMetric(float64(batches)/float64(b.N)/float64(slowest), "×slowest")
 		})
 	}
 }
@@ -65,7 +78,7 @@ func (again) Reply(ctx context.Context, req fakemodel.Request) (fakemodel.Assist
 //
 //	go test ./labs/05-parallel -run '^$' -bench Turn -benchmem
 func BenchmarkTurn(b *testing.B) {
-	now := newTool(fakemodel.ToolSpec{Name: "now"}, nil, func(context.Context, struct{}, func(string)) (string, error) {
+	now := newTool(fakemodel.ToolSpec{Name: "now"}, nil, func(context.Context, string, struct{}, func(string)) (string, error) {
 		return "ok", nil
 	})
 	cfg := Config{Model: again{}, Tools: []Tool{now}, MaxTurns: b.N}

@@ -38,13 +38,15 @@ type turnLimit int
 // String formats the limit for the help text.
 func (n *turnLimit) String() string { return strconv.Itoa(int(*n)) }
 
-// Set parses the value of -max-turns.
+// Set parses the value of -max-turns. A whole number beyond the range of an
+// int (strconv.ErrRange) is outside 1 to 1000 as well, so it gets the range
+// message, not "not a whole number".
 func (n *turnLimit) Set(s string) error {
 	v, err := strconv.Atoi(s)
 	switch {
-	case err != nil:
+	case err != nil && !errors.Is(err, strconv.ErrRange):
 		return errors.New("not a whole number")
-	case v < minTurns || v > maxTurnsLimit:
+	case err != nil, v < minTurns, v > maxTurnsLimit:
 		return fmt.Errorf("must be from %d to %d", minTurns, maxTurnsLimit)
 	}
 	*n = turnLimit(v)

@@ -24,6 +24,7 @@ func TestCommandLine(t *testing.T) {
 		{name: "zero turns", args: []string{"-max-turns", "0"}, status: 2, stderr: []string{`invalid value "0" for flag -max-turns: must be from 1 to 1000`, "Usage:"}, emptyOut: true},
 		{name: "negative turns", args: []string{"-max-turns=-3"}, status: 2, stderr: []string{`invalid value "-3" for flag -max-turns: must be from 1 to 1000`}, emptyOut: true},
 		{name: "too many turns", args: []string{"-max-turns", "1001"}, status: 2, stderr: []string{`must be from 1 to 1000`}, emptyOut: true},
+		{name: "too large for an int", args: []string{"-max-turns", "99999999999999999999"}, status: 2, stderr: []string{`invalid value "99999999999999999999" for flag -max-turns: must be from 1 to 1000`, "Usage:"}, emptyOut: true},
 		{name: "not a number", args: []string{"-max-turns", "three"}, status: 2, stderr: []string{`invalid value "three" for flag -max-turns: not a whole number`}, emptyOut: true},
 		{name: "missing value", args: []string{"-max-turns"}, status: 2, stderr: []string{"flag needs an argument: -max-turns"}, emptyOut: true},
 		{name: "argument", args: []string{"extra"}, status: 2, stderr: []string{"unexpected argument: extra", "Usage:"}, emptyOut: true},

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -20,7 +22,7 @@ import (
 
 // forecast is part 1's configuration.
 func forecast() Config {
-	return Config{Model: fakemodel.Forecaster(), Tools: []Tool{weather}}
+	return Config{Model: fakemodel.Forecaster(), Tools: []Tool{weatherTool(nil)}}
 }
 
 // call builds a tool call.
@@ -116,7 +118,7 @@ func TestASequentialToolSerialisesItsWholeBatch(t *testing.T) {
 				call("b", "write", `{"path":"x","text":"y"}`),
 				call("c", "weather", `{"city":"Lima"}`),
 			),
-			Tools: append([]Tool{weather}, noteTools()...),
+			Tools: append([]Tool{weatherTool(nil)}, noteTools()...),
 		}
 		start := time.Now()
 		evs := events(context.Background(), cfg, "go")
@@ -159,9 +161,9 @@ func (l *logger) index(line string) int {
 
 // probe is a weather tool that logs when it starts to run.
 func probe(log *logger) Tool {
-	return newTool(weatherSpec, checkWeather, func(ctx context.Context, args weatherArgs, report func(string)) (string, error) {
+	return newTool(weatherSpec, checkWeather, func(ctx context.Context, id string, args weatherArgs, report func(string)) (string, error) {
 		log.add("run %s", args.City)
-		return lookUpWeather(ctx, args, report)
+		return weatherService{}.lookUp(ctx, id, args, report)
 	})
 }
 
@@ -292,7 +294,7 @@ func TestHooksChangeResults(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				cfg := Config{
 					Model:          oneBatch(call("a", "weather", `{"city":"Oslo"}`)),
-					Tools:          []Tool{weather},
+					Tools:          []Tool{weatherTool(nil)},
 					BeforeToolCall: tt.before,
 					AfterToolCall:  tt.after,
 				}
@@ -337,10 +339,10 @@ func TestProgressBecomesUpdateEvents(t *testing.T) {
 }
 
 func TestAPanickingToolBecomesAnErrorResult(t *testing.T) {
-	boom := newTool(fakemodel.ToolSpec{Name: "boom"}, nil, func(context.Context, struct{}, func(string)) (string, error) {
+	boom := newTool(fakemodel.ToolSpec{Name: "boom"}, nil, func(context.Context, string, struct{}, func(string)) (string, error) {
 		panic("boom")
 	})
-	cfg := Config{Model: oneBatch(call("a", "boom", `{}`), call("b", "weather", `{"city":"Oslo"}`)), Tools: []Tool{boom, weather}}
+	cfg := Config{Model: oneBatch(call("a", "boom", `{}`), call("b", "weather", `{"city":"Oslo"}`)), Tools: []Tool{boom, weatherTool(nil)}}
 	synctest.Test(t, func(t *testing.T) {
 		evs := events(context.Background(), cfg, "go")
 		assert.Contains(t, trace(evs), `tool_execution_end a error: Tool "boom" panicked: boom`)
@@ -350,11 +352,11 @@ func TestAPanickingToolBecomesAnErrorResult(t *testing.T) {
 }
 
 func TestToolErrorsAreResultsAndTheLoopGoesOn(t *testing.T) {
-	flaky := newTool(weatherSpec, checkWeather, func(ctx context.Context, args weatherArgs, report func(string)) (string, error) {
+	flaky := newTool(weatherSpec, checkWeather, func(ctx context.Context, id string, args weatherArgs, report func(string)) (string, error) {
 		if args.City == "Lima" {
 			return "", errors.New("station offline")
 		}
-		return lookUpWeather(ctx, args, report)
+		return weatherService{}.lookUp(ctx, id, args, report)
 	})
 	synctest.Test(t, func(t *testing.T) {
 		evs := events(context.Background(), Config{Model: fakemodel.Forecaster(), Tools: []Tool{flaky}}, fakemodel.ForecasterPrompt)
@@ -400,7 +402,7 @@ func TestAFailedModelRequestEndsTheRun(t *testing.T) {
 
 func TestTheTurnLimitStillHolds(t *testing.T) {
 	again := fakemodel.AssistantMessage{ToolCalls: []fakemodel.ToolCall{call("x", "weather", `{"city":"Nowhere"}`)}}
-	cfg := Config{Model: fakemodel.Scripted(again, again, again, again), Tools: []Tool{weather}, MaxTurns: 2}
+	cfg := Config{Model: fakemodel.Scripted(again, again, again, again), Tools: []Tool{weatherTool(nil)}, MaxTurns: 2}
 	evs := events(context.Background(), cfg, "go")
 	sum := summarize(evs)
 	assert.Equal(t, 2, sum.turns)
@@ -460,8 +462,8 @@ func TestCancellationAbortsTheRun(t *testing.T) {
 }
 
 // TestAConsumerThatStopsEndsTheRun stops ranging after each event of a full
-// run in turn. The loop must not yield again (the range statement would
-// panic), and synctest.Test fails if any goroutine is left behind.
+// run in turn. The loop must not yield again: the range statement would
+// panic. TestNoGoroutineOutlivesARun checks that no tool goroutine is left.
 func TestAConsumerThatStopsEndsTheRun(t *testing.T) {
 	var total int
 	synctest.Test(t, func(t *testing.T) {
@@ -484,4 +486,109 @@ func TestAConsumerThatStopsEndsTheRun(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestAReportAfterTheCallReturnedIsDropped has a tool leave a goroutine
+// behind that reports after the tool returned. Like Pi, the loop drops the
+// note: no update may follow the call's end, and the goroutine must not wait
+// for a loop that has moved on (synctest.Test would fail on it).
+func TestAReportAfterTheCallReturnedIsDropped(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var late sync.WaitGroup
+		careless := newTool(fakemodel.ToolSpec{Name: "careless"}, nil, func(_ context.Context, _ string, _ struct{}, report func(string)) (string, error) {
+			report("on time")
+			late.Go(func() {
+				time.Sleep(50 * time.Millisecond)
+				report("too late")
+			})
+			return "done", nil
+		})
+		cfg := Config{Model: oneBatch(call("a", "careless", `{}`)), Tools: []Tool{careless}}
+		lines := trace(events(context.Background(), cfg, "go"))
+		late.Wait()
+		assert.Equal(t, []string{"tool_execution_start a careless", "tool_execution_update a", "tool_execution_end a"},
+			slices.DeleteFunc(lines, func(l string) bool { return !strings.HasPrefix(l, "tool_execution_") }))
+	})
+}
+
+// TestACancelledRunWinsOverABlock follows Pi's prepareToolCall: when the run
+// is cancelled while BeforeToolCall decides, the call's result says so,
+// whatever the hook said.
+func TestACancelledRunWinsOverABlock(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		cfg := forecast()
+		cfg.Model = oneBatch(call("a", "weather", `{"city":"Oslo"}`))
+		cfg.BeforeToolCall = func(context.Context, BeforeToolCallContext) (BeforeToolCallResult, error) {
+			cancel()
+			return BeforeToolCallResult{Block: true, Reason: "not today"}, nil
+		}
+		var ends []ToolExecutionEnd
+		for ev := range runLoop(ctx, cfg, "go") {
+			if end, ok := ev.(ToolExecutionEnd); ok {
+				ends = append(ends, end)
+			}
+		}
+		assert.Equal(t, []ToolExecutionEnd{{ToolCallID: "a", ToolName: "weather", Result: "Operation aborted", IsError: true}}, ends)
+	})
+}
+
+// TestNoGoroutineOutlivesARun looks, once the range statement is over and
+// every goroutine of the bubble has exited or is stuck, for a goroutine that
+// the loop started to run a tool. A tool goroutine left behind, still
+// waiting for its timer or to hand over its end, would be one.
+func TestNoGoroutineOutlivesARun(t *testing.T) {
+	tests := []struct {
+		name string
+		// stopAt is the trace line after which the consumer stops
+		// ranging, or cancels the run if cancel is set.
+		stopAt string
+		cancel bool
+	}{
+		{name: "a run that ends"},
+		{name: "a consumer that stops while the tools run", stopAt: "tool_execution_update call_3"},
+		{name: "a cancelled run", stopAt: "tool_execution_update call_3", cancel: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				for ev := range runLoop(ctx, forecast(), fakemodel.ForecasterPrompt) {
+					if traceLine(ev) != tt.stopAt {
+						continue
+					}
+					if !tt.cancel {
+						break
+					}
+					cancel()
+				}
+				synctest.Wait()
+				assert.Empty(t, toolGoroutines())
+			})
+		})
+	}
+}
+
+// toolGoroutines returns the stacks of the goroutines that run tools.
+func toolGoroutines() []string {
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	var found []string
+	for g := range strings.SplitSeq(string(buf), "\n\n") {
+		if strings.Contains(g, "created by "+reflect.TypeFor[runState]().PkgPath()+".(*runState).execute") {
+			found = append(found, g)
+		}
+	}
+	return found
+}
+
+func TestACutOffReplyWithToolCallsEndsByTheTurnLimit(t *testing.T) {
+	cut := fakemodel.AssistantMessage{Text: "Checking", ToolCalls: []fakemodel.ToolCall{call("x", "weather", `{"city":"Nowhere"}`)}, StopReason: fakemodel.StopReasonLength}
+	cfg := Config{Model: fakemodel.Scripted(cut), Tools: []Tool{weatherTool(nil)}, MaxTurns: 1}
+	sum := summarize(events(context.Background(), cfg, "go"))
+	assert.Equal(t, MaxTurns, sum.stopReason(), "the model still wanted a tool")
+	_, answered := sum.answer()
+	assert.False(t, answered, "a cut-off reply is no answer")
 }

@@ -12,7 +12,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"time"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 )
@@ -26,7 +25,8 @@ the results in the order it asked for them, and the batch takes about as
 long as the slowest call. With -sequential it takes about the sum. Part 2:
 one batch through every edge of the pipeline: a tool that must run alone,
 a call a hook blocks, an unknown tool, a hook that edits a result.
-Ctrl-C cancels the run: it ends with stop reason aborted, exit status 130.`
+Ctrl-C cancels the run: the tools and the model see it, and the program
+exits with status 130.`
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -49,19 +49,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if opts.sequential {
 		mode = "one at a time (-sequential)"
 	}
+	lookups := newClock()
 	parts := []struct {
 		title  string
 		setup  []string
 		prompt string
 		cfg    Config
-		timing *latencies
+		// clock, if set, is the clock the part's tools wait on.
+		clock *clock
 	}{
 		{
 			title:  "three lookups in one batch, run " + mode,
 			setup:  []string{"the weather lookups take 300 ms (Oslo), 200 ms (Lima) and 400 ms (Cairo)"},
 			prompt: fakemodel.ForecasterPrompt,
-			cfg:    Config{Model: fakemodel.Forecaster(), Tools: []Tool{weather}},
-			timing: declared(fakemodel.ForecasterCities),
+			cfg:    Config{Model: fakemodel.Forecaster(), Tools: []Tool{weatherTool(lookups)}},
+			clock:  lookups,
 		},
 		{
 			title: "one batch through every edge of the pipeline",
@@ -77,19 +79,25 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	for i, part := range parts {
 		part.cfg.MaxTurns = int(opts.maxTurns)
 		part.cfg.Sequential = opts.sequential
-		p.part(i+1, part.title)
 
 		var sum summary
+		// The trace is one line per event and nothing else: the
+		// runs of the two parts follow each other, each from its
+		// agent_start to its agent_end.
 		show := func(ev Event) { p.line(traceLine(ev)) }
 		if !opts.trace {
+			p.part(i+1, part.title)
 			for _, line := range part.setup {
 				p.line("setup: " + line)
 			}
-			show = newNarrator(p, &sum, time.Now, part.timing).show
+			show = newNarrator(p, &sum, part.clock).show
 		}
 		for ev := range runLoop(ctx, part.cfg, part.prompt) {
 			sum.observe(ev)
 			show(ev)
+			// Last: an end may let the clock go on to the next call,
+			// and show reads the time the event happened.
+			part.clock.observe(ev)
 		}
 		// A cancelled context can end a run another way, by the turn
 		// limit for instance; either way, the program stops here.

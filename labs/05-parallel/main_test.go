@@ -13,8 +13,7 @@ import (
 )
 
 // TestOutputMatchesGoldenFile runs the program in a synctest bubble, where
-// the clock is fake: the lookups' sleeps take no real time, and the printed
-// times are exact.
+// the machine's time is fake: the demo clock's real waits take no time.
 func TestOutputMatchesGoldenFile(t *testing.T) {
 	cases, err := expected.LabCases("05-parallel")
 	require.NoError(t, err)

@@ -13,27 +13,32 @@ import (
 type narrator struct {
 	p   *printer
 	sum *summary
-	// now reads the clock. If timing is set, the narrator times each batch
-	// and says whether it took about as long as the slowest of its calls or
-	// about the sum of them.
-	now    func() time.Time
-	timing *latencies
+	// clock, if set, is the clock the tools wait on: the narrator times
+	// each batch on it and says whether the batch took as long as its
+	// slowest call or as long as all its calls together.
+	clock *clock
 
 	turn      int
 	streaming bool
-	// first and last are when the current turn's first call started and
-	// its last call ended; failed is set if one of its calls failed.
-	first, last time.Time
-	failed      bool
+	batch     batchTimes
 }
 
-// latencies are how long a batch's calls are declared to take.
-type latencies struct {
+// batchTimes are the clock's times of one turn's tool calls.
+type batchTimes struct {
+	// first and last are when the first call started and the last one
+	// ended.
+	first, last time.Duration
+	started     map[string]time.Duration
+	// slowest and sum are the longest call and all calls together.
 	slowest, sum time.Duration
+	ended        int
+	// failed is set if a call failed: a hook, an error or Ctrl-C cut it
+	// short, so its time says nothing about the batch.
+	failed bool
 }
 
-func newNarrator(p *printer, sum *summary, now func() time.Time, timing *latencies) *narrator {
-	return &narrator{p: p, sum: sum, now: now, timing: timing}
+func newNarrator(p *printer, sum *summary, clk *clock) *narrator {
+	return &narrator{p: p, sum: sum, clock: clk}
 }
 
 func (n *narrator) prefix() string {
@@ -46,7 +51,7 @@ func (n *narrator) show(ev Event) {
 	switch ev := ev.(type) {
 	case TurnStart:
 		n.turn++
-		n.first, n.failed = time.Time{}, false
+		n.batch = batchTimes{started: map[string]time.Duration{}}
 	case MessageStart:
 		if user, ok := ev.Message.(fakemodel.UserMessage); ok {
 			fmt.Fprintf(p.w, "%s %s\n", p.label.Sprint("user:"), user.Text)
@@ -60,27 +65,20 @@ func (n *narrator) show(ev Event) {
 	case MessageEnd:
 		n.messageEnd(ev.Message)
 	case ToolExecutionStart:
-		if n.first.IsZero() {
-			n.first = n.now()
-		}
+		n.startCall(ev.ToolCallID)
 		fmt.Fprintf(p.w, "%s start %s %s %s\n", n.prefix(), ev.ToolCallID, ev.ToolName, ev.Args)
 	case ToolExecutionUpdate:
 		fmt.Fprintf(p.w, "%s %s reports: %s\n", n.prefix(), ev.ToolCallID, ev.PartialResult)
 	case ToolExecutionEnd:
-		n.last = n.now()
-		n.failed = n.failed || ev.IsError
+		n.endCall(ev.ToolCallID)
+		n.batch.failed = n.batch.failed || ev.IsError
 		result := ev.Result
 		if ev.IsError {
 			result = p.bad.Sprint("error: ") + result
 		}
 		fmt.Fprintf(p.w, "%s done %s %s ⇒ %s\n", n.prefix(), ev.ToolCallID, ev.ToolName, result)
 	case TurnEnd:
-		// The declared latencies describe a batch whose calls all ran to
-		// the end: one that a hook, an error or Ctrl-C cut short gets no
-		// timing line.
-		if n.timing != nil && !n.first.IsZero() && !n.failed {
-			n.batchTook(n.last.Sub(n.first))
-		}
+		n.batchTook()
 	case AgentEnd:
 		n.ended()
 	}
@@ -121,21 +119,50 @@ func (n *narrator) ended() {
 	fmt.Fprintf(p.w, "%s %s\n", p.label.Sprint("answer:"), text)
 }
 
-// batchTook says whether a batch that took d took about as long as its
-// slowest call, as a parallel batch does, or about the sum of its calls, as
-// a sequential one does. It prints the declared times, not d itself: d
-// varies from run to run by a few milliseconds, more on a busy machine, and
-// the output must not. Only a delay of more than half the difference
-// between the two could change the line.
-func (n *narrator) batchTook(d time.Duration) {
-	slowest, sum := n.timing.slowest, n.timing.sum
+func (n *narrator) startCall(id string) {
+	if n.clock == nil {
+		return
+	}
+	now := n.clock.elapsed()
+	if len(n.batch.started) == 0 {
+		n.batch.first = now
+	}
+	n.batch.started[id] = now
+}
+
+func (n *narrator) endCall(id string) {
+	if n.clock == nil {
+		return
+	}
+	b := &n.batch
+	b.last = n.clock.elapsed()
+	took := b.last - b.started[id]
+	b.slowest = max(b.slowest, took)
+	b.sum += took
+	b.ended++
+}
+
+// batchTook says how long a batch of calls took on the clock: as long as
+// its slowest call, as a parallel batch does, or as long as all its calls
+// together, as a sequential one does. The times are the clock's, so they
+// are the same on every run; the machine took about as long, more on a
+// busy machine.
+func (n *narrator) batchTook() {
+	b := n.batch
+	took := b.last - b.first
+	if b.ended < 2 || took == 0 || b.failed {
+		return
+	}
 	switch {
-	case d < (slowest+sum)/2:
-		fmt.Fprintf(n.p.w, "%s the batch took about %s, as long as its slowest call, not the %s its calls add up to\n",
-			n.prefix(), seconds(slowest), seconds(sum))
+	case took == b.slowest && took < b.sum:
+		n.p.line(fmt.Sprintf("%s the batch took %s, as long as its slowest call, not the %s its calls add up to",
+			n.prefix(), seconds(took), seconds(b.sum)))
+	case took == b.sum && took > b.slowest:
+		n.p.line(fmt.Sprintf("%s the batch took %s, the sum of its calls, not the %s of its slowest call",
+			n.prefix(), seconds(took), seconds(b.slowest)))
 	default:
-		fmt.Fprintf(n.p.w, "%s the batch took about %s, the sum of its calls, not the %s of its slowest call\n",
-			n.prefix(), seconds(sum), seconds(slowest))
+		n.p.line(fmt.Sprintf("%s the batch took %s; its slowest call took %s, and its calls add up to %s",
+			n.prefix(), seconds(took), seconds(b.slowest), seconds(b.sum)))
 	}
 }
 

@@ -68,14 +68,14 @@ var pathSchema = json.RawMessage(`{
 	"additionalProperties": false
 }`)
 
-func (nb *notebook) write(ctx context.Context, args writeArgs, report func(string)) (string, error) {
+func (nb *notebook) write(ctx context.Context, _ string, args writeArgs, report func(string)) (string, error) {
 	nb.mu.Lock()
 	defer nb.mu.Unlock()
 	nb.notes[args.Path] = args.Text
 	return fmt.Sprintf("wrote %d bytes to %s", len(args.Text), args.Path), nil
 }
 
-func (nb *notebook) read(ctx context.Context, args pathArgs, report func(string)) (string, error) {
+func (nb *notebook) read(ctx context.Context, _ string, args pathArgs, report func(string)) (string, error) {
 	nb.mu.Lock()
 	defer nb.mu.Unlock()
 	text, ok := nb.notes[args.Path]
@@ -85,7 +85,7 @@ func (nb *notebook) read(ctx context.Context, args pathArgs, report func(string)
 	return text, nil
 }
 
-func (nb *notebook) rm(ctx context.Context, args pathArgs, report func(string)) (string, error) {
+func (nb *notebook) rm(ctx context.Context, _ string, args pathArgs, report func(string)) (string, error) {
 	nb.mu.Lock()
 	defer nb.mu.Unlock()
 	if _, ok := nb.notes[args.Path]; !ok {

@@ -16,7 +16,7 @@ import (
 
 // TestProgram runs the real program as an instructor does, with its output on
 // a pipe, and compares what it prints with the golden files. Unlike the
-// in-process golden test, the tools sleep for real here.
+// in-process golden test, the demo's clock waits for real here.
 func TestProgram(t *testing.T) {
 	bin, err := expected.Build(t.TempDir(), "05-parallel")
 	require.NoError(t, err)

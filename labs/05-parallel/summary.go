@@ -40,14 +40,15 @@ func (s *summary) observe(ev Event) {
 }
 
 // stopReason reads why the run ended off its last reply: a reply that still
-// asked for tools can only have been the last because of the turn limit.
+// asked for tools can only have been the last because of the turn limit,
+// whatever its stop reason says.
 func (s summary) stopReason() StopReason {
-	switch s.last.StopReason {
-	case fakemodel.StopReasonError:
+	switch {
+	case s.last.StopReason == fakemodel.StopReasonError:
 		return ModelError
-	case fakemodel.StopReasonAborted:
+	case s.last.StopReason == fakemodel.StopReasonAborted:
 		return Aborted
-	case fakemodel.StopReasonToolUse:
+	case len(s.last.ToolCalls) > 0:
 		return MaxTurns
 	}
 	return Completed

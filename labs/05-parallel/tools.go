@@ -19,15 +19,17 @@ type Tool struct {
 	// decode checks the arguments the model wrote and turns them into the
 	// typed value run expects.
 	decode func(raw json.RawMessage) (any, error)
-	run    func(ctx context.Context, args any, report func(partial string)) (string, error)
+	// run executes the call with this ID, like Pi's execute(toolCallId,
+	// args, signal, onUpdate).
+	run func(ctx context.Context, toolCallID string, args any, report func(partial string)) (string, error)
 }
 
 // newTool builds a Tool whose arguments are decoded strictly into an A (see
 // decodeArgs) and then checked by check, if it is not nil, before run sees
 // them. So run only ever gets arguments it can work with. run may call
-// report to tell the user how far it got; it must stop calling it when it
-// returns.
-func newTool[A any](spec fakemodel.ToolSpec, check func(A) error, run func(ctx context.Context, args A, report func(partial string)) (string, error)) Tool {
+// report to tell the user how far it got; a report after run returns is
+// dropped, as Pi drops it.
+func newTool[A any](spec fakemodel.ToolSpec, check func(A) error, run func(ctx context.Context, toolCallID string, args A, report func(partial string)) (string, error)) Tool {
 	return Tool{
 		Spec: spec,
 		decode: func(raw json.RawMessage) (any, error) {
@@ -37,8 +39,8 @@ func newTool[A any](spec fakemodel.ToolSpec, check func(A) error, run func(ctx c
 			}
 			return args, err
 		},
-		run: func(ctx context.Context, args any, report func(string)) (string, error) {
-			return run(ctx, args.(A), report)
+		run: func(ctx context.Context, toolCallID string, args any, report func(string)) (string, error) {
+			return run(ctx, toolCallID, args.(A), report)
 		},
 	}
 }

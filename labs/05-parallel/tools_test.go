@@ -45,7 +45,7 @@ func TestNotebook(t *testing.T) {
 	runTool := func(tool Tool, args string) (string, error) {
 		decoded, err := tool.decode(json.RawMessage(args))
 		require.NoError(t, err)
-		return tool.run(context.Background(), decoded, func(string) {})
+		return tool.run(context.Background(), "call_1", decoded, func(string) {})
 	}
 	out, err := runTool(write, `{"path":"a","text":"hello"}`)
 	require.NoError(t, err)

@@ -10,11 +10,14 @@ import (
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 )
 
-// weather looks up a city's weather at a fake weather service. Each lookup
-// takes as long as its station's latency: the three cities of the demo take
-// 300, 200 and 400 ms, so they finish in an order unlike the order they
-// were asked in.
-var weather = newTool(weatherSpec, checkWeather, lookUpWeather)
+// weatherTool looks up a city's weather at a fake weather service. Each
+// lookup waits on clk for as long as its station's latency: the three cities
+// of the demo take 300, 200 and 400 ms, so they finish in an order unlike
+// the order they were asked in. With a nil clk, it waits on the machine's
+// clock.
+func weatherTool(clk *clock) Tool {
+	return newTool(weatherSpec, checkWeather, weatherService{clk}.lookUp)
+}
 
 var weatherSpec = fakemodel.ToolSpec{
 	Name:        "weather",
@@ -52,49 +55,29 @@ var stations = map[string]station{
 	"Cairo": {report: "Cairo 31 °C, sunny", latency: 400 * time.Millisecond, progress: "the Cairo station is slow, still waiting"},
 }
 
-// declared returns the latencies of lookups for cities: the slowest, and
-// their sum.
-func declared(cities []string) *latencies {
-	var l latencies
-	for _, city := range cities {
-		l.slowest = max(l.slowest, stations[city].latency)
-		l.sum += stations[city].latency
-	}
-	return &l
-}
-
-// progressAfter is when a station that sends a progress note sends it. It
-// is 100 ms away from every other event of the demo, so that the note comes
-// at the same place in the output on every run.
+// progressAfter is when a station that sends a progress note sends it.
 const progressAfter = 100 * time.Millisecond
 
-func lookUpWeather(ctx context.Context, args weatherArgs, report func(string)) (string, error) {
+// A weatherService answers lookups on its clock.
+type weatherService struct {
+	clock *clock
+}
+
+func (w weatherService) lookUp(ctx context.Context, toolCallID string, args weatherArgs, report func(string)) (string, error) {
 	s, ok := stations[args.City]
 	if !ok {
 		return "", fmt.Errorf("no weather station in %s", args.City)
 	}
 	wait := s.latency
 	if s.progress != "" {
-		if err := sleep(ctx, progressAfter); err != nil {
+		if err := w.clock.sleep(ctx, toolCallID, progressAfter); err != nil {
 			return "", fmt.Errorf("weather in %s: %w", args.City, err)
 		}
 		report(s.progress)
 		wait -= progressAfter
 	}
-	if err := sleep(ctx, wait); err != nil {
+	if err := w.clock.sleep(ctx, toolCallID, wait); err != nil {
 		return "", fmt.Errorf("weather in %s: %w", args.City, err)
 	}
 	return s.report, nil
-}
-
-// sleep waits for d, or until ctx is cancelled.
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
