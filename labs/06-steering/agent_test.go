@@ -42,34 +42,59 @@ func TestFirstSteeringPollComesBeforeTheFirstRequest(t *testing.T) {
 }
 
 func TestSteeringWaitsForTheWholeBatch(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		tools := []Tool{
-			fakeTool("a", behaviour{Result: "A", Duration: 300 * time.Millisecond}, nil, false),
-			fakeTool("b", behaviour{Result: "B", Duration: 200 * time.Millisecond}, nil, false),
-		}
-		model := fakemodel.Scripted(reply("Two calls.", call("1", "a", `{}`), call("2", "b", `{}`)), reply("Done."))
-		a := NewAgent(AgentOptions{Config: Config{Model: model, Tools: tools}})
-		var lines []string
-		err := a.Prompt(context.Background(), "go", func(ev Event) {
-			line := traceLine(ev)
-			lines = append(lines, line)
-			if line == "tool_execution_start 1 a" {
-				a.Steer(user("Stop!"))
-			}
+	after := []string{
+		"turn_end results=2", "turn_start",
+		"message_start user", "message_end user", // "Stop!" comes only now
+	}
+	tests := []struct {
+		name       string
+		sequential bool
+		want       []string
+	}{
+		{
+			name: "parallel",
+			want: append([]string{
+				"tool_execution_start 1 a", "tool_execution_start 2 b",
+				"tool_execution_end 2", "tool_execution_end 1",
+				"message_start toolResult 1", "message_end toolResult 1",
+				"message_start toolResult 2", "message_end toolResult 2",
+			}, after...),
+		},
+		{
+			name:       "sequential",
+			sequential: true,
+			want: append([]string{
+				"tool_execution_start 1 a", "tool_execution_end 1",
+				"message_start toolResult 1", "message_end toolResult 1",
+				"tool_execution_start 2 b", "tool_execution_end 2",
+				"message_start toolResult 2", "message_end toolResult 2",
+			}, after...),
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				tools := []Tool{
+					fakeTool(nil, "a", behaviour{Result: "A", Duration: 300 * time.Millisecond}, nil, false),
+					fakeTool(nil, "b", behaviour{Result: "B", Duration: 200 * time.Millisecond}, nil, false),
+				}
+				model := fakemodel.Scripted(reply("Two calls.", call("1", "a", `{}`), call("2", "b", `{}`)), reply("Done."))
+				a := NewAgent(AgentOptions{Config: Config{Model: model, Tools: tools, Sequential: tt.sequential}})
+				var lines []string
+				err := a.Prompt(context.Background(), "go", func(ev Event) {
+					line := traceLine(ev)
+					lines = append(lines, line)
+					if line == "tool_execution_start 1 a" {
+						a.Steer(user("Stop!"))
+					}
+				})
+				require.NoError(t, err)
+				i := slices.Index(lines, tt.want[0])
+				require.GreaterOrEqual(t, i, 0)
+				assert.Equal(t, tt.want, lines[i:i+len(tt.want)], "steering never interrupts a tool batch")
+			})
 		})
-		require.NoError(t, err)
-		want := []string{
-			"tool_execution_start 1 a", "tool_execution_start 2 b",
-			"tool_execution_end 2", "tool_execution_end 1",
-			"message_start toolResult 1", "message_end toolResult 1",
-			"message_start toolResult 2", "message_end toolResult 2",
-			"turn_end results=2", "turn_start",
-			"message_start user", "message_end user", // "Stop!" comes only now
-		}
-		i := slices.Index(lines, want[0])
-		require.GreaterOrEqual(t, i, 0)
-		assert.Equal(t, want, lines[i:i+len(want)], "steering never interrupts a tool batch")
-	})
+	}
 }
 
 func TestHooksAfterATurnRunInPisOrder(t *testing.T) {
@@ -163,29 +188,53 @@ func TestQueueModes(t *testing.T) {
 		{OneAtATime, 4, []string{`Noted: "A"`, `Noted: "B"`, `Noted: "C"`}},
 		{All, 2, []string{`Noted: "A" and "B" and "C"`}},
 	}
-	for _, tt := range tests {
-		t.Run(string(tt.mode), func(t *testing.T) {
-			a := researcher(func(o *AgentOptions) { o.SteeringMode = tt.mode })
-			var events []Event
-			err := a.Prompt(context.Background(), "Find flights.", func(ev Event) {
-				events = append(events, ev)
-				if _, ok := ev.(ToolExecutionStart); ok {
-					for _, text := range []string{"A", "B", "C"} {
-						a.Steer(user(text))
+	for _, queue := range []string{"steering", "follow-up"} {
+		for _, tt := range tests {
+			t.Run(queue+"/"+string(tt.mode), func(t *testing.T) {
+				a := researcher(func(o *AgentOptions) {
+					// The other queue keeps its default, one at a
+					// time: only this queue's mode may matter.
+					if queue == "steering" {
+						o.SteeringMode = tt.mode
+					} else {
+						o.FollowUpMode = tt.mode
+					}
+				})
+				var events []Event
+				err := a.Prompt(context.Background(), "Find flights.", func(ev Event) {
+					events = append(events, ev)
+					if _, ok := ev.(ToolExecutionStart); ok {
+						for _, text := range []string{"A", "B", "C"} {
+							if queue == "steering" {
+								a.Steer(user(text))
+							} else {
+								a.FollowUp(user(text))
+							}
+						}
+					}
+				})
+				require.NoError(t, err)
+				turns := tt.turns
+				if queue == "follow-up" {
+					turns++ // the search's own answer
+				}
+				assert.Equal(t, turns, summarize(events).turns)
+				var answers []string
+				for _, ev := range events {
+					if end, ok := ev.(TurnEnd); ok && len(end.Message.ToolCalls) == 0 {
+						text, _, _ := strings.Cut(end.Message.Text, " The search")
+						answers = append(answers, text)
 					}
 				}
-			})
-			require.NoError(t, err)
-			assert.Equal(t, tt.turns, summarize(events).turns)
-			var answers []string
-			for _, ev := range events {
-				if end, ok := ev.(TurnEnd); ok && len(end.Message.ToolCalls) == 0 {
-					text, _, _ := strings.Cut(end.Message.Text, " The search")
-					answers = append(answers, text)
+				if queue == "follow-up" {
+					// The search's own answer comes first: follow-ups
+					// wait for the run to be about to end.
+					require.NotEmpty(t, answers)
+					answers = answers[1:]
 				}
-			}
-			assert.Equal(t, tt.answers, answers)
-		})
+				assert.Equal(t, tt.answers, answers)
+			})
+		}
 	}
 }
 
@@ -198,34 +247,43 @@ func TestTerminate(t *testing.T) {
 		after  func(context.Context, AfterToolCallContext) (AfterToolCallResult, error)
 		before func(context.Context, BeforeToolCallContext) (BeforeToolCallResult, error)
 		steer  bool
-		turns  int
-		reason StopReason
+		// followUp queues a follow-up while the tool runs.
+		followUp bool
+		turns    int
+		reason   StopReason
 	}{
 		{
 			name:  "every result terminates",
-			tools: []Tool{fakeTool("t", behaviour{Result: "x", Terminate: true}, nil, false)},
+			tools: []Tool{fakeTool(nil, "t", behaviour{Result: "x", Terminate: true}, nil, false)},
 			calls: []fakemodel.ToolCall{call("1", "t", `{}`), call("2", "t", `{}`)},
 			turns: 1, reason: Terminated,
 		},
 		{
 			name: "one result does not",
 			tools: []Tool{
-				fakeTool("t", behaviour{Result: "x", Terminate: true}, nil, false),
-				fakeTool("u", behaviour{Result: "y"}, nil, false),
+				fakeTool(nil, "t", behaviour{Result: "x", Terminate: true}, nil, false),
+				fakeTool(nil, "u", behaviour{Result: "y"}, nil, false),
 			},
 			calls: []fakemodel.ToolCall{call("1", "t", `{}`), call("2", "u", `{}`)},
 			turns: 2, reason: Completed,
 		},
 		{
 			name:  "a steering message still gets its turn",
-			tools: []Tool{fakeTool("t", behaviour{Result: "x", Terminate: true}, nil, false)},
+			tools: []Tool{fakeTool(nil, "t", behaviour{Result: "x", Terminate: true}, nil, false)},
 			calls: []fakemodel.ToolCall{call("1", "t", `{}`)},
 			steer: true,
 			turns: 2, reason: Completed,
 		},
 		{
+			name:     "a follow-up still gets its turn",
+			tools:    []Tool{fakeTool(nil, "t", behaviour{Result: "x", Terminate: true}, nil, false)},
+			calls:    []fakemodel.ToolCall{call("1", "t", `{}`)},
+			followUp: true,
+			turns:    2, reason: Completed,
+		},
+		{
 			name:  "AfterToolCall sets terminate",
-			tools: []Tool{fakeTool("u", behaviour{Result: "y"}, nil, false)},
+			tools: []Tool{fakeTool(nil, "u", behaviour{Result: "y"}, nil, false)},
 			calls: []fakemodel.ToolCall{call("1", "u", `{}`)},
 			after: func(context.Context, AfterToolCallContext) (AfterToolCallResult, error) {
 				return AfterToolCallResult{Terminate: &yes}, nil
@@ -234,7 +292,7 @@ func TestTerminate(t *testing.T) {
 		},
 		{
 			name:  "BeforeToolCall blocks and terminates",
-			tools: []Tool{fakeTool("u", behaviour{Result: "y"}, nil, false)},
+			tools: []Tool{fakeTool(nil, "u", behaviour{Result: "y"}, nil, false)},
 			calls: []fakemodel.ToolCall{call("1", "u", `{}`)},
 			before: func(context.Context, BeforeToolCallContext) (BeforeToolCallResult, error) {
 				return BeforeToolCallResult{Block: true, Reason: "no", Terminate: true}, nil
@@ -249,8 +307,13 @@ func TestTerminate(t *testing.T) {
 			var events []Event
 			err := a.Prompt(context.Background(), "go", func(ev Event) {
 				events = append(events, ev)
-				if tt.steer && traceLine(ev) == "tool_execution_start 1 t" {
-					a.Steer(user("One more thing."))
+				if traceLine(ev) == "tool_execution_start 1 t" {
+					if tt.steer {
+						a.Steer(user("One more thing."))
+					}
+					if tt.followUp {
+						a.FollowUp(user("And then?"))
+					}
 				}
 			})
 			require.NoError(t, err)
@@ -266,7 +329,7 @@ func TestTerminate(t *testing.T) {
 
 func TestACutOffReplyRunsNoneOfItsCalls(t *testing.T) {
 	ran := 0
-	counting := fakeTool("write", behaviour{Result: "written"}, nil, false)
+	counting := fakeTool(nil, "write", behaviour{Result: "written"}, nil, false)
 	run := counting.run
 	counting.run = func(ctx context.Context, id string, args any, report func(string)) (ToolResult, error) {
 		ran++

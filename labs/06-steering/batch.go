@@ -189,6 +189,11 @@ func (r *runState) prepareToolCall(msg fakemodel.AssistantMessage, call fakemode
 		if err != nil {
 			return fail("%v", err)
 		}
+		if r.ctx.Err() != nil {
+			// Like Pi, a run cancelled while the hook decided
+			// reports that, whatever the hook said.
+			return fail("Operation aborted")
+		}
 		if before.Block {
 			p, o := fail("Tool execution was blocked")
 			if before.Reason != "" {
@@ -214,9 +219,11 @@ func (r *runState) execute(msg fakemodel.AssistantMessage, calls []prepared, out
 	var wg sync.WaitGroup
 	for _, p := range calls {
 		wg.Go(func() {
-			o := executePreparedToolCall(r.ctx, p, func(partial string) {
+			updates := &reporter{send: func(partial string) {
 				events <- ToolExecutionUpdate{ToolCallID: p.call.ID, ToolName: p.call.Name, Args: p.call.Arguments, PartialResult: partial}
-			})
+			}}
+			o := executePreparedToolCall(r.ctx, p, updates.report)
+			updates.close()
 			o = r.finalizeExecutedToolCall(msg, p, o)
 			outcomes[p.slot] = o
 			events <- o.end()
@@ -234,6 +241,31 @@ func (r *runState) execute(msg fakemodel.AssistantMessage, calls []prepared, out
 	}
 	wg.Wait()
 	return stopped
+}
+
+// A reporter passes a running call's progress notes on to the loop, until
+// the call returns. Like Pi, it drops a note that comes later, from a
+// goroutine the tool left behind: no update may follow the call's end, and
+// no goroutine may wait for a loop that has moved on.
+type reporter struct {
+	mu     sync.Mutex
+	closed bool
+	send   func(partial string)
+}
+
+func (u *reporter) report(partial string) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if !u.closed {
+		u.send(partial)
+	}
+}
+
+// close drops every later note. It waits for a note being sent.
+func (u *reporter) close() {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.closed = true
 }
 
 // executePreparedToolCall is Pi's executePreparedToolCall: it runs the tool.

@@ -23,8 +23,34 @@ func newFlagSet(opts *options) *flag.FlagSet {
 	fs.Var(&opts.queueMode, "queue-mode", "how many queued messages a poll takes: `one-at-a-time` or all")
 	fs.BoolVar(&opts.trace, "trace", false, "print one line per event instead of the narrative")
 	fs.BoolVar(&opts.sequential, "sequential", false, "run every batch of tool calls one call at a time")
-	fs.StringVar(&opts.scenario, "scenario", "", "run the scenario in `FILE` instead of the demo (see scenarios/README.md)")
+	fs.Var(&fileFlag{path: &opts.scenario}, "scenario", "run the scenario in `FILE` instead of the demo (see scenarios/README.md)")
 	return fs
+}
+
+// A fileFlag is a flag that names one file: it refuses an empty name, which
+// would silently run the demo, and a second use, which would silently
+// replace the first.
+type fileFlag struct {
+	path *string
+	set  bool
+}
+
+func (f *fileFlag) String() string {
+	if f == nil || f.path == nil {
+		return ""
+	}
+	return *f.path
+}
+
+func (f *fileFlag) Set(value string) error {
+	switch {
+	case f.set:
+		return errors.New("given twice: a run takes one scenario file")
+	case value == "":
+		return errors.New("must name a file")
+	}
+	*f.path, f.set = value, true
+	return nil
 }
 
 // errUsage reports a command line that parse rejected; parse has already

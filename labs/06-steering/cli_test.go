@@ -23,6 +23,9 @@ func TestCommandLine(t *testing.T) {
 		{name: "unknown flag", args: []string{"-x"}, status: 2, stderr: []string{"flag provided but not defined: -x", "Usage:"}, emptyOut: true},
 		{name: "queue mode", args: []string{"-queue-mode", "some"}, status: 2, stderr: []string{`invalid value "some" for flag -queue-mode: must be one-at-a-time or all`, "Usage:"}, emptyOut: true},
 		{name: "missing scenario", args: []string{"-scenario"}, status: 2, stderr: []string{"flag needs an argument: -scenario"}, emptyOut: true},
+		{name: "empty scenario", args: []string{"-scenario", ""}, status: 2, stderr: []string{`invalid value "" for flag -scenario: must name a file`, "Usage:"}, emptyOut: true},
+		{name: "empty scenario with =", args: []string{"-scenario="}, status: 2, stderr: []string{`invalid value "" for flag -scenario: must name a file`, "Usage:"}, emptyOut: true},
+		{name: "two scenarios", args: []string{"-scenario", "scenarios/blocked-call.json", "-scenario", "scenarios/model-error.json"}, status: 2, stderr: []string{`invalid value "scenarios/model-error.json" for flag -scenario: given twice: a run takes one scenario file`, "Usage:"}, emptyOut: true},
 		{name: "argument", args: []string{"extra"}, status: 2, stderr: []string{"unexpected argument: extra", "Usage:"}, emptyOut: true},
 	}
 	for _, tt := range tests {

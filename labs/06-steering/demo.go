@@ -25,17 +25,22 @@ type part struct {
 	plan     []userAction
 	// thenContinue runs Continue after the first run.
 	thenContinue bool
+	// clock, if set, is the clock the part's tools wait on.
+	clock *clock
 }
 
-// A show prints runs of parts: as the narrative, or as -trace lines.
+// A show prints runs of parts: as the narrative, or as -trace lines. The
+// trace is one line per event and nothing else, so in a trace anything else
+// the show has to say goes to errw.
 type show struct {
 	p     *printer
+	errw  io.Writer
 	trace bool
 }
 
 // run runs one part and prints it. It returns errInterrupted if a run was
 // aborted.
-func (s show) run(ctx context.Context, pt part) error {
+func (s show) run(ctx context.Context, n int, pt part) error {
 	var current *summary
 	if pt.maxTurns > 0 {
 		limit := maxTurns(pt.maxTurns)
@@ -48,10 +53,14 @@ func (s show) run(ctx context.Context, pt part) error {
 	agent := NewAgent(pt.agent)
 	user := &simulatedUser{agent: agent, plan: pt.plan}
 	if !s.trace {
+		if n > 0 {
+			s.p.part(n, pt.title)
+		} else {
+			s.p.header(pt.title)
+		}
 		for _, line := range pt.setup {
 			s.p.line("setup: " + line)
 		}
-		user.say = s.p.line
 	}
 
 	runs := []func(context.Context, func(Event)) error{
@@ -61,20 +70,23 @@ func (s show) run(ctx context.Context, pt part) error {
 		runs = append(runs, agent.Continue)
 	}
 	for i, start := range runs {
-		if i > 0 {
-			s.p.line("--- Continue: the agent runs again from its history, with no new prompt ---")
-		}
 		var sum summary
 		current = &sum
 		handle := func(ev Event) { s.p.line(traceLine(ev)) }
 		if !s.trace {
-			handle = newNarrator(s.p, &sum).show
+			if i > 0 {
+				s.p.line("--- Continue: the agent runs again from its history, with no new prompt ---")
+			}
+			nar := newNarrator(s.p, &sum)
+			handle, user.say = nar.show, nar.aside
 		}
 		user.beforeRun()
 		err := start(ctx, func(ev Event) {
 			sum.observe(ev)
 			handle(ev)
 			user.see(ev)
+			// Last: an end may let the clock go on to the next call.
+			pt.clock.observe(ev)
 		})
 		if err != nil {
 			return err
@@ -88,10 +100,13 @@ func (s show) run(ctx context.Context, pt part) error {
 			return errInterrupted
 		}
 	}
-	if !s.trace {
-		for _, a := range user.plan {
-			if !a.done {
-				s.p.line(fmt.Sprintf("never sent: %q, because no event matched %q", a.Text, a.At))
+	for _, a := range user.plan {
+		if !a.done {
+			note := fmt.Sprintf("never sent: %q, because no event matched %q", a.Text, a.At)
+			if s.trace {
+				fmt.Fprintln(s.errw, note)
+			} else {
+				s.p.line(note)
 			}
 		}
 	}
@@ -132,11 +147,12 @@ func maxTurns(n int) func(context.Context, TurnContext) bool {
 	}
 }
 
-// search is the demo's tool. It reports progress once, which is when the
-// simulated user types, so that the user's messages arrive while a tool
-// runs. With terminate, its result asks the run to stop.
+// search is the demo's tool. It reports progress once and returns at once;
+// the simulated user types when it sees the search start, so that its
+// messages arrive while a tool runs. With terminate, its result asks the
+// run to stop.
 func search(terminate bool) Tool {
-	return newTool(searchSpec, checkSearch, func(ctx context.Context, args searchArgs, report func(string)) (ToolResult, error) {
+	return newTool(searchSpec, checkSearch, func(ctx context.Context, _ string, args searchArgs, report func(string)) (ToolResult, error) {
 		report("asking 3 airlines")
 		if err := ctx.Err(); err != nil {
 			return ToolResult{}, err
@@ -179,7 +195,7 @@ func demoParts(mode QueueMode, sequential bool) []part {
 			FollowUpMode: mode,
 		}
 	}
-	whileSearching := "tool_execution_update call_1"
+	whileSearching := "tool_execution_start call_1"
 	return []part{
 		{
 			title:  "steering and follow-up, queue mode " + string(mode),
@@ -221,11 +237,10 @@ func demoParts(mode QueueMode, sequential bool) []part {
 }
 
 // runDemo runs the demo's parts.
-func runDemo(ctx context.Context, w io.Writer, opts options) error {
-	s := show{p: newPrinter(w), trace: opts.trace}
+func runDemo(ctx context.Context, stdout, stderr io.Writer, opts options) error {
+	s := show{p: newPrinter(stdout), errw: stderr, trace: opts.trace}
 	for i, pt := range demoParts(opts.queueMode, opts.sequential) {
-		s.p.part(i+1, pt.title)
-		if err := s.run(ctx, pt); err != nil {
+		if err := s.run(ctx, i+1, pt); err != nil {
 			return err
 		}
 	}

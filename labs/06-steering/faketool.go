@@ -29,8 +29,9 @@ type behaviour struct {
 
 // fakeTool returns a tool named name that takes any JSON object as its
 // arguments and does what def says, or what perCall says for a call with
-// that ID. sequential sets the tool's Sequential.
-func fakeTool(name string, def behaviour, perCall map[string]behaviour, sequential bool) Tool {
+// that ID. It waits on clk; with a nil clk, on the machine's clock.
+// sequential sets the tool's Sequential.
+func fakeTool(clk *clock, name string, def behaviour, perCall map[string]behaviour, sequential bool) Tool {
 	return Tool{
 		Spec: fakemodel.ToolSpec{
 			Name:        name,
@@ -50,21 +51,21 @@ func fakeTool(name string, def behaviour, perCall map[string]behaviour, sequenti
 			if !ok {
 				b = def
 			}
-			return b.act(ctx, report)
+			return b.act(ctx, clk, toolCallID, report)
 		},
 	}
 }
 
-// act does what b says.
-func (b behaviour) act(ctx context.Context, report func(string)) (ToolResult, error) {
+// act does what b says, for the call toolCallID, on clk.
+func (b behaviour) act(ctx context.Context, clk *clock, toolCallID string, report func(string)) (ToolResult, error) {
 	step := b.Duration / time.Duration(len(b.Updates)+1)
 	for _, note := range b.Updates {
-		if err := sleep(ctx, step); err != nil {
+		if err := clk.sleep(ctx, toolCallID, step); err != nil {
 			return ToolResult{}, err
 		}
 		report(note)
 	}
-	if err := sleep(ctx, b.Duration-step*time.Duration(len(b.Updates))); err != nil {
+	if err := clk.sleep(ctx, toolCallID, b.Duration-step*time.Duration(len(b.Updates))); err != nil {
 		return ToolResult{}, err
 	}
 	if b.Panic != "" {
@@ -74,19 +75,4 @@ func (b behaviour) act(ctx context.Context, report func(string)) (ToolResult, er
 		return ToolResult{}, errors.New(b.Error)
 	}
 	return ToolResult{Content: b.Result, Terminate: b.Terminate}, nil
-}
-
-// sleep waits for d, or until ctx is cancelled.
-func sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }

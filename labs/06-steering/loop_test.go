@@ -2,8 +2,11 @@ package main
 
 import (
 	"context"
+	"reflect"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -19,11 +22,11 @@ import (
 
 func lookups() ([]Tool, fakemodel.Model) {
 	tools := []Tool{
-		fakeTool("a", behaviour{Result: "A", Duration: 300 * time.Millisecond}, nil, false),
-		fakeTool("b", behaviour{Result: "B", Duration: 200 * time.Millisecond}, nil, false),
+		fakeTool(nil, "a", behaviour{Result: "A", Duration: 300 * time.Millisecond}, nil, false),
+		fakeTool(nil, "b", behaviour{Result: "B", Duration: 200 * time.Millisecond}, nil, false),
 		// Two updates, at a third and two thirds of 400 ms: never at the
 		// same moment as another event, so their place is fixed.
-		fakeTool("c", behaviour{Result: "C", Duration: 400 * time.Millisecond, Updates: []string{"a third", "two thirds"}}, nil, false),
+		fakeTool(nil, "c", behaviour{Result: "C", Duration: 400 * time.Millisecond, Updates: []string{"a third", "two thirds"}}, nil, false),
 	}
 	model := fakemodel.Scripted(reply("Three at once.", call("1", "a", `{}`), call("2", "b", `{}`), call("3", "c", `{}`)), reply("Done."))
 	return tools, model
@@ -120,8 +123,8 @@ func TestHooksStillRunAtTheirPoints(t *testing.T) {
 
 func TestAPanicOrAnErrorStillBecomesAResult(t *testing.T) {
 	tools := []Tool{
-		fakeTool("p", behaviour{Panic: "boom"}, nil, false),
-		fakeTool("e", behaviour{Error: "disk full"}, nil, false),
+		fakeTool(nil, "p", behaviour{Panic: "boom"}, nil, false),
+		fakeTool(nil, "e", behaviour{Error: "disk full"}, nil, false),
 	}
 	model := fakemodel.Scripted(reply("Two.", call("1", "p", `{}`), call("2", "e", `{}`)), reply("Both failed."))
 	events := loopEvents(context.Background(), Config{Model: model, Tools: tools})
@@ -188,4 +191,101 @@ func TestAFailedModelRequestStillEndsTheRun(t *testing.T) {
 	events := loopEvents(context.Background(), Config{Model: model})
 	assert.Equal(t, ModelError, summarize(events).stopReason())
 	assert.Equal(t, []string{"message_end assistant", "turn_end results=0", "agent_end messages=2"}, trace(events)[len(events)-3:])
+}
+
+// TestAReportAfterTheCallReturnedIsStillDropped has a tool leave a goroutine
+// behind that reports after the tool returned. Like Pi, the loop drops the
+// note: no update may follow the call's end, and the goroutine must not wait
+// for a loop that has moved on (synctest.Test would fail on it).
+func TestAReportAfterTheCallReturnedIsStillDropped(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var late sync.WaitGroup
+		careless := newTool(fakemodel.ToolSpec{Name: "careless"}, nil, func(_ context.Context, _ string, _ struct{}, report func(string)) (ToolResult, error) {
+			report("on time")
+			late.Go(func() {
+				time.Sleep(50 * time.Millisecond)
+				report("too late")
+			})
+			return ToolResult{Content: "done"}, nil
+		})
+		model := fakemodel.Scripted(reply("Calling.", call("a", "careless", `{}`)), reply("Done."))
+		lines := trace(loopEvents(context.Background(), Config{Model: model, Tools: []Tool{careless}}))
+		late.Wait()
+		assert.Equal(t, []string{"tool_execution_start a careless", "tool_execution_update a", "tool_execution_end a"},
+			slices.DeleteFunc(lines, func(l string) bool { return !strings.HasPrefix(l, "tool_execution_") }))
+	})
+}
+
+// TestACancelledRunStillWinsOverABlock follows Pi's prepareToolCall: when the
+// run is cancelled while BeforeToolCall decides, the call's result says so,
+// whatever the hook said.
+func TestACancelledRunStillWinsOverABlock(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cfg := Config{
+		Model: fakemodel.Scripted(reply("Calling.", call("a", "search", `{"query":"x"}`)), reply("Done.")),
+		Tools: []Tool{search(false)},
+		BeforeToolCall: func(context.Context, BeforeToolCallContext) (BeforeToolCallResult, error) {
+			cancel()
+			return BeforeToolCallResult{Block: true, Reason: "not today"}, nil
+		},
+	}
+	var ends []ToolExecutionEnd
+	for _, ev := range loopEvents(ctx, cfg) {
+		if end, ok := ev.(ToolExecutionEnd); ok {
+			ends = append(ends, end)
+		}
+	}
+	assert.Equal(t, []ToolExecutionEnd{{ToolCallID: "a", ToolName: "search", Result: "Operation aborted", IsError: true}}, ends)
+}
+
+// TestNoGoroutineOutlivesARun looks, once the range statement is over and
+// every goroutine of the bubble has exited or is stuck, for a goroutine that
+// the loop started to run a tool. A tool goroutine left behind, still
+// waiting for its timer or to hand over its end, would be one.
+func TestNoGoroutineOutlivesARun(t *testing.T) {
+	tests := []struct {
+		name string
+		// stopAt is the trace line after which the consumer stops
+		// ranging, or cancels the run if cancel is set.
+		stopAt string
+		cancel bool
+	}{
+		{name: "a run that ends"},
+		{name: "a consumer that stops while the tools run", stopAt: "tool_execution_update 3"},
+		{name: "a cancelled run", stopAt: "tool_execution_update 3", cancel: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				tools, model := lookups()
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				for ev := range runLoop(ctx, Config{Model: model, Tools: tools}, nil, []fakemodel.Message{user("go")}) {
+					if traceLine(ev) != tt.stopAt {
+						continue
+					}
+					if !tt.cancel {
+						break
+					}
+					cancel()
+				}
+				synctest.Wait()
+				assert.Empty(t, toolGoroutines())
+			})
+		})
+	}
+}
+
+// toolGoroutines returns the stacks of the goroutines that run tools.
+func toolGoroutines() []string {
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	var found []string
+	for g := range strings.SplitSeq(string(buf), "\n\n") {
+		if strings.Contains(g, "created by "+reflect.TypeFor[runState]().PkgPath()+".(*runState).execute") {
+			found = append(found, g)
+		}
+	}
+	return found
 }

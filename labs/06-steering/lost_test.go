@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -17,9 +18,12 @@ import (
 
 // TestNothingIsLost is a property test. In each of many sessions, goroutines
 // other than the agent's call Steer and FollowUp at arbitrary moments: while
-// a tool runs, while the model streams, between runs. However they fall,
-// every message must enter the history exactly once, in the order it was
-// queued, or still be queued when the session ends.
+// a tool runs, while the model streams, between runs. The runs end in every
+// way a run can: the model answers, a ShouldStopAfterTurn policy stops
+// them, a tool result terminates them, the model request fails, or the
+// context is cancelled. However they fall, every message must enter the
+// history exactly once, in the order it was queued, or still be queued when
+// the session ends.
 //
 // The sessions run in synctest bubbles: the tools and the senders sleep for
 // random lengths of fake time, so each seed gives another interleaving, and
@@ -32,21 +36,56 @@ func TestNothingIsLost(t *testing.T) {
 	}
 }
 
+// failsAt is a model whose request number at fails, as a provider that is
+// down would make it.
+type failsAt struct {
+	model    fakemodel.Model
+	requests int
+	at       int
+}
+
+func (f *failsAt) Reply(ctx context.Context, req fakemodel.Request) (fakemodel.AssistantMessage, error) {
+	f.requests++
+	if f.requests == f.at {
+		return fakemodel.AssistantMessage{}, errors.New("provider unavailable")
+	}
+	return f.model.Reply(ctx, req)
+}
+
+// endings are the ways a session's runs may end besides the model's answer.
+const (
+	answered = iota
+	stopPolicy
+	terminated
+	modelFails
+	cancelled
+	endings
+)
+
 func session(t *testing.T, seed uint64) {
 	rng := rand.New(rand.NewPCG(seed, 42))
 	mode := []QueueMode{OneAtATime, All}[rng.IntN(2)]
-	a := NewAgent(AgentOptions{
-		Config: Config{
-			Model: fakemodel.Researcher("search"),
-			Tools: []Tool{fakeTool("search", behaviour{
-				Result:   "found",
-				Duration: time.Duration(rng.IntN(50)) * time.Millisecond,
-				Updates:  []string{"working"},
-			}, nil, false)},
-		},
-		SteeringMode: mode,
-		FollowUpMode: mode,
-	})
+	ending := rng.IntN(endings)
+	cfg := Config{
+		Model: fakemodel.Researcher("search"),
+		Tools: []Tool{fakeTool(nil, "search", behaviour{
+			Result:    "found",
+			Duration:  time.Duration(rng.IntN(50)) * time.Millisecond,
+			Updates:   []string{"working"},
+			Terminate: ending == terminated,
+		}, nil, false)},
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	switch ending {
+	case stopPolicy:
+		cfg.ShouldStopAfterTurn = maxTurns(1 + rng.IntN(3))
+	case modelFails:
+		cfg.Model = &failsAt{model: cfg.Model, at: 1 + rng.IntN(4)}
+	case cancelled:
+		time.AfterFunc(time.Duration(rng.IntN(120))*time.Millisecond, cancel)
+	}
+	a := NewAgent(AgentOptions{Config: cfg, SteeringMode: mode, FollowUpMode: mode})
 
 	// queued records the order in which messages really entered each queue:
 	// the lock makes recording and queueing one step.
@@ -79,7 +118,7 @@ func session(t *testing.T, seed uint64) {
 		})
 	}
 	for run := range 1 + rng.IntN(3) {
-		require.NoError(t, a.Prompt(context.Background(), fmt.Sprintf("prompt %d", run), func(Event) {}))
+		require.NoError(t, a.Prompt(ctx, fmt.Sprintf("prompt %d", run), func(Event) {}))
 		time.Sleep(time.Duration(rng.IntN(30)) * time.Millisecond)
 	}
 	senders.Wait()

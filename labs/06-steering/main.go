@@ -49,5 +49,5 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		return runScenario(ctx, stdout, stderr, opts)
 	}
-	return runDemo(ctx, stdout, opts)
+	return runDemo(ctx, stdout, stderr, opts)
 }

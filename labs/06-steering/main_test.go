@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 	"testing/synctest"
 
@@ -14,8 +15,8 @@ import (
 )
 
 // TestOutputMatchesGoldenFile runs the program, the demo and every example
-// scenario, in a synctest bubble, where the clock is fake: tools' sleeps take
-// no real time.
+// scenario, in a synctest bubble, where the machine's time is fake: the
+// demo clock's real waits take no time.
 func TestOutputMatchesGoldenFile(t *testing.T) {
 	cases, err := expected.LabCases("06-steering")
 	require.NoError(t, err)
@@ -109,4 +110,34 @@ type recorder struct {
 func (r *recorder) Reply(ctx context.Context, req fakemodel.Request) (fakemodel.AssistantMessage, error) {
 	r.requests = append(r.requests, req)
 	return r.model.Reply(ctx, req)
+}
+
+// greeting is a part whose model streams "Hello world." and whose user
+// acts at an event given by at.
+func greeting(at string) part {
+	return part{
+		title:  "greeting",
+		agent:  AgentOptions{Config: Config{Model: fakemodel.Scripted(reply("Hello world."), reply("Bye."))}},
+		prompt: "Hi.",
+		plan:   []userAction{{At: at, FollowUp: true, Text: "And you?"}},
+	}
+}
+
+func TestTheNarrativeKeepsTheModelsLineWhole(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	s := show{p: newPrinter(&stdout), errw: &stderr}
+	require.NoError(t, s.run(context.Background(), 0, greeting("message_update assistant")))
+	assert.Contains(t, stdout.String(), "turn 1 · model said: Hello world.\n(the user queues a follow-up: \"And you?\")\n",
+		"what the user does while the reply streams waits for the end of its line")
+}
+
+func TestATraceHoldsOnlyEvents(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	s := show{p: newPrinter(&stdout), errw: &stderr, trace: true}
+	require.NoError(t, s.run(context.Background(), 1, greeting("tool_execution_start nowhere")))
+	for line := range strings.Lines(stdout.String()) {
+		name, _, _ := strings.Cut(strings.TrimSpace(line), " ")
+		assert.Contains(t, eventNames, name, "every line of a trace is an event's")
+	}
+	assert.Equal(t, "never sent: \"And you?\", because no event matched \"tool_execution_start nowhere\"\n", stderr.String())
 }

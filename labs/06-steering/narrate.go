@@ -15,10 +15,24 @@ type narrator struct {
 
 	turn      int
 	streaming bool
+	// held are lines that came while the model's reply was streaming:
+	// they wait for the end of its line.
+	held []string
 }
 
 func newNarrator(p *printer, sum *summary) *narrator {
 	return &narrator{p: p, sum: sum}
+}
+
+// aside prints a line that is not an event's, such as what the simulated
+// user does. While the model's reply streams in, it waits for the end of the
+// reply's line.
+func (n *narrator) aside(text string) {
+	if n.streaming {
+		n.held = append(n.held, text)
+		return
+	}
+	n.p.line(text)
 }
 
 func (n *narrator) prefix() string {
@@ -68,6 +82,10 @@ func (n *narrator) messageEnd(m fakemodel.Message) {
 		if n.streaming {
 			fmt.Fprintln(p.w)
 			n.streaming = false
+			for _, text := range n.held {
+				p.line(text)
+			}
+			n.held = nil
 		}
 		switch m.StopReason {
 		case fakemodel.StopReasonError:

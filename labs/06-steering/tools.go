@@ -38,9 +38,9 @@ type ToolResult struct {
 // newTool builds a Tool whose arguments are decoded strictly into an A (see
 // decodeArgs) and then checked by check, if it is not nil, before run sees
 // them. So run only ever gets arguments it can work with. run may call
-// report to tell the user how far it got; it must stop calling it when it
-// returns.
-func newTool[A any](spec fakemodel.ToolSpec, check func(A) error, run func(ctx context.Context, args A, report func(partial string)) (ToolResult, error)) Tool {
+// report to tell the user how far it got; a report after run returns is
+// dropped, as Pi drops it.
+func newTool[A any](spec fakemodel.ToolSpec, check func(A) error, run func(ctx context.Context, toolCallID string, args A, report func(partial string)) (ToolResult, error)) Tool {
 	return Tool{
 		Spec: spec,
 		decode: func(raw json.RawMessage) (any, error) {
@@ -50,8 +50,8 @@ func newTool[A any](spec fakemodel.ToolSpec, check func(A) error, run func(ctx c
 			}
 			return args, err
 		},
-		run: func(ctx context.Context, _ string, args any, report func(string)) (ToolResult, error) {
-			return run(ctx, args.(A), report)
+		run: func(ctx context.Context, toolCallID string, args any, report func(string)) (ToolResult, error) {
+			return run(ctx, toolCallID, args.(A), report)
 		},
 	}
 }

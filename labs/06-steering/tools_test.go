@@ -71,7 +71,7 @@ func TestFakeTool(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				tool := fakeTool("x", tt.b, nil, false)
+				tool := fakeTool(nil, "x", tt.b, nil, false)
 				start := time.Now()
 				var updates []time.Duration
 				got, err := tool.run(context.Background(), "id", map[string]any{}, func(string) { updates = append(updates, time.Since(start)) })
@@ -89,12 +89,12 @@ func TestFakeTool(t *testing.T) {
 }
 
 func TestFakeToolPanics(t *testing.T) {
-	tool := fakeTool("x", behaviour{Panic: "boom"}, nil, false)
+	tool := fakeTool(nil, "x", behaviour{Panic: "boom"}, nil, false)
 	assert.PanicsWithValue(t, "boom", func() { _, _ = tool.run(context.Background(), "id", nil, func(string) {}) })
 }
 
 func TestFakeToolPerCall(t *testing.T) {
-	tool := fakeTool("x", behaviour{Result: "default"}, map[string]behaviour{"b": {Result: "special"}}, true)
+	tool := fakeTool(nil, "x", behaviour{Result: "default"}, map[string]behaviour{"b": {Result: "special"}}, true)
 	assert.True(t, tool.Sequential)
 	for id, want := range map[string]string{"a": "default", "b": "special"} {
 		got, err := tool.run(context.Background(), id, nil, func(string) {})
@@ -108,7 +108,7 @@ func TestFakeToolPerCall(t *testing.T) {
 func TestFakeToolStopsWhenCancelled(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
-		tool := fakeTool("x", behaviour{Result: "ok", Duration: time.Hour}, nil, false)
+		tool := fakeTool(nil, "x", behaviour{Result: "ok", Duration: time.Hour}, nil, false)
 		start := time.Now()
 		go func() {
 			time.Sleep(time.Second)
