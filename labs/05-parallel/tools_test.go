@@ -86,8 +86,9 @@ func TestSchemasMatchTheArguments(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var schema struct {
-			Properties map[string]json.RawMessage `json:"properties"`
-			Required   []string                   `json:"required"`
+			Properties           map[string]json.RawMessage `json:"properties"`
+			Required             []string                   `json:"required"`
+			AdditionalProperties *bool                      `json:"additionalProperties"`
 		}
 		require.NoError(t, json.Unmarshal(tt.spec.Parameters, &schema), tt.spec.Name)
 		assert.ElementsMatch(t, tt.fields, schema.Required, tt.spec.Name)
@@ -96,6 +97,10 @@ func TestSchemasMatchTheArguments(t *testing.T) {
 			properties = append(properties, name)
 		}
 		assert.ElementsMatch(t, tt.fields, properties, tt.spec.Name)
+		// The decoder refuses unknown fields: the schema must say so.
+		if assert.NotNil(t, schema.AdditionalProperties, tt.spec.Name) {
+			assert.False(t, *schema.AdditionalProperties, tt.spec.Name)
+		}
 	}
 }
 

@@ -124,12 +124,17 @@ func TestFakeToolStopsWhenCancelled(t *testing.T) {
 // what decodeArgs accepts.
 func TestSchemasMatchTheArguments(t *testing.T) {
 	var schema struct {
-		Properties map[string]json.RawMessage `json:"properties"`
-		Required   []string                   `json:"required"`
+		Properties           map[string]json.RawMessage `json:"properties"`
+		Required             []string                   `json:"required"`
+		AdditionalProperties *bool                      `json:"additionalProperties"`
 	}
 	require.NoError(t, json.Unmarshal(searchSpec.Parameters, &schema))
 	assert.ElementsMatch(t, fieldNames[searchArgs](), schema.Required)
 	assert.Len(t, schema.Properties, len(fieldNames[searchArgs]()))
+	// The decoder refuses unknown fields: the schema must say so.
+	if assert.NotNil(t, schema.AdditionalProperties) {
+		assert.False(t, *schema.AdditionalProperties)
+	}
 }
 
 // FuzzDecodeArguments feeds the search tool any bytes as arguments: each
