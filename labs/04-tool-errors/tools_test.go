@@ -22,6 +22,9 @@ func TestExecute(t *testing.T) {
 		isError          bool
 	}{
 		{name: "success", tool: "calculate", args: `{"op":"multiply","a":23,"b":17}`, want: "391"},
+		{name: "add", tool: "calculate", args: `{"op":"add","a":2,"b":3}`, want: "5"},
+		{name: "subtract", tool: "calculate", args: `{"op":"subtract","a":2,"b":3}`, want: "-1"},
+		{name: "a fraction", tool: "calculate", args: `{"op":"divide","a":1,"b":3}`, want: "0.3333333333333333"},
 		{name: "order of fields does not matter", tool: "calculate", args: `{"b":4,"a":100,"op":"divide"}`, want: "25"},
 		{name: "tool error", tool: "calculate", args: `{"op":"divide","a":1,"b":0}`, want: "division by zero", isError: true},
 		{name: "unknown tool", tool: "weather", args: `{}`, want: "Tool weather not found", isError: true},

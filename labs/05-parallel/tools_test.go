@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"maps"
+	"slices"
 	"testing"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
@@ -19,6 +21,9 @@ func TestDecodeArgs(t *testing.T) {
 		{args: `{"path":"a"}`, err: `missing field "text"`},
 		{args: `{"path":"a","text":"b","mode":"x"}`, err: `unknown field "mode"`},
 		{args: `{"path":1,"text":"b"}`, err: `field "path" must be a string, not a number`},
+		{args: `{"path":null,"text":"b"}`, err: `field "path" must be a string, not null`},
+		{args: `{"Path":"a","Text":"b"}`, err: `unknown field "Path"`},
+		{args: `{"path":"a","text":"b"} {}`, err: `arguments are not valid JSON: invalid character '{' after top-level value`},
 		{args: `[]`, err: `arguments must be a JSON object, not an array`},
 		{args: `null`, err: `arguments must be a JSON object, not null`},
 		{args: `{"path":`, err: `arguments are not valid JSON: unexpected end of JSON input`},
@@ -106,16 +111,54 @@ func TestSchemasMatchTheArguments(t *testing.T) {
 
 // FuzzDecodeArguments feeds the write tool any bytes as arguments: each input
 // is either accepted or refused with an error, and nothing panics.
+// numbers are arguments of a kind no tool of this lab takes: decodeArgs is
+// the same as lab 04's, and these cases keep its numbers and lists checked.
+type numbers struct {
+	N    float64   `json:"n"`
+	List []float64 `json:"list"`
+}
+
+func TestDecodeArgsNumbersAndLists(t *testing.T) {
+	tests := []struct {
+		args, err string
+	}{
+		{args: `{"n":1,"list":[1,2]}`},
+		{args: `{"n":1e400,"list":[1]}`, err: `field "n" must be a number, not 1e400`},
+		{args: `{"n":1,"list":[1,null]}`, err: `field "list" must not contain null`},
+		{args: `{"n":1,"list":null}`, err: `field "list" must be an array, not null`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.args, func(t *testing.T) {
+			_, err := decodeArgs[numbers](json.RawMessage(tt.args))
+			if tt.err == "" {
+				assert.NoError(t, err)
+			} else {
+				assert.EqualError(t, err, tt.err)
+			}
+		})
+	}
+}
+
+// FuzzDecodeArguments feeds write's decoder any bytes. Nothing may panic,
+// and an input it accepts must be a JSON object with exactly the keys path
+// and text, neither of them null.
 func FuzzDecodeArguments(f *testing.F) {
-	for _, seed := range []string{`{"path":"a","text":"b"}`, `{"path":"a"}`, `{"path":1}`, `null`, `[]`, `{"path":"a","text":"b","x":1}`} {
+	for _, seed := range []string{`{"path":"a","text":"b"}`, `{"path":"a"}`, `{"path":1}`, `null`, `[]`, `{"path":"a","text":"b","x":1}`, `{"path":null,"text":"b"}`, `{"Path":"a","text":"b"}`} {
 		f.Add([]byte(seed))
 	}
 	write := noteTools()[0]
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		args, err := write.decode(raw)
-		if err == nil {
-			_, ok := args.(writeArgs)
-			assert.True(t, ok)
+		if err != nil {
+			return
+		}
+		_, ok := args.(writeArgs)
+		assert.True(t, ok)
+		var object map[string]any
+		require.NoError(t, json.Unmarshal(raw, &object), "accepted arguments are a JSON object")
+		assert.ElementsMatch(t, []string{"path", "text"}, slices.Collect(maps.Keys(object)))
+		for key, value := range object {
+			assert.NotNil(t, value, "accepted %q is not null", key)
 		}
 	})
 }

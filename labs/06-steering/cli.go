@@ -11,8 +11,8 @@ import (
 // options are the lab's settings, filled from the command line.
 type options struct {
 	queueMode  QueueMode
-	trace      bool
 	sequential bool
+	trace      bool
 	scenario   string
 }
 
@@ -20,10 +20,10 @@ type options struct {
 func newFlagSet(opts *options) *flag.FlagSet {
 	fs := flag.NewFlagSet("06-steering", flag.ContinueOnError)
 	fs.Usage = func() {} // parse prints the help itself, to the right stream
-	fs.Var(&opts.queueMode, "queue-mode", "how many queued messages a poll takes: `one-at-a-time` or all")
+	fs.BoolVar(&opts.sequential, "sequential", false, "run every batch of tool calls one call at a time (the demo's batches have one call, so its output does not change)")
 	fs.BoolVar(&opts.trace, "trace", false, "print one line per event instead of the narrative")
-	fs.BoolVar(&opts.sequential, "sequential", false, "run every batch of tool calls one call at a time")
-	fs.Var(&fileFlag{path: &opts.scenario}, "scenario", "run the scenario in `FILE` instead of the demo (see scenarios/README.md)")
+	fs.Var(&opts.queueMode, "queue-mode", "how many queued messages a poll takes: `one-at-a-time` or all")
+	fs.Var(&fileFlag{path: &opts.scenario}, "scenario", "run the scenario in `FILE` instead of the demo (see labs/06-steering/scenarios/README.md)")
 	return fs
 }
 

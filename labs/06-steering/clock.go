@@ -46,13 +46,6 @@ func newClock() *clock {
 	return &clock{started: map[string]int{}}
 }
 
-// elapsed is the clock's time since it was made.
-func (c *clock) elapsed() time.Duration {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
 // observe tells the clock about an event of the run: it must see every
 // event, so that it knows which calls have started and which have ended.
 func (c *clock) observe(ev Event) {

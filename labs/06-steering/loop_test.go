@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"reflect"
 	"runtime"
 	"slices"
@@ -119,6 +120,89 @@ func TestHooksStillRunAtTheirPoints(t *testing.T) {
 		}
 		assert.Equal(t, want, log)
 	})
+}
+
+func TestHooksStillChangeResults(t *testing.T) {
+	hookErr := errors.New("audit log unavailable")
+	yes, changed := true, "changed by the hook"
+	tests := []struct {
+		name    string
+		before  func(context.Context, BeforeToolCallContext) (BeforeToolCallResult, error)
+		after   func(context.Context, AfterToolCallContext) (AfterToolCallResult, error)
+		result  string
+		isError bool
+	}{
+		{name: "no hooks", result: "A"},
+		{
+			name: "block with a reason",
+			before: func(context.Context, BeforeToolCallContext) (BeforeToolCallResult, error) {
+				return BeforeToolCallResult{Block: true, Reason: "not now"}, nil
+			},
+			result: "not now", isError: true,
+		},
+		{
+			name: "block without a reason",
+			before: func(context.Context, BeforeToolCallContext) (BeforeToolCallResult, error) {
+				return BeforeToolCallResult{Block: true}, nil
+			},
+			result: "Tool execution was blocked", isError: true,
+		},
+		{
+			name: "BeforeToolCall fails",
+			before: func(context.Context, BeforeToolCallContext) (BeforeToolCallResult, error) {
+				return BeforeToolCallResult{}, hookErr
+			},
+			result: "audit log unavailable", isError: true,
+		},
+		{
+			name: "AfterToolCall replaces the content",
+			after: func(context.Context, AfterToolCallContext) (AfterToolCallResult, error) {
+				return AfterToolCallResult{Content: &changed}, nil
+			},
+			result: "changed by the hook",
+		},
+		{
+			name: "AfterToolCall marks an error",
+			after: func(context.Context, AfterToolCallContext) (AfterToolCallResult, error) {
+				return AfterToolCallResult{IsError: &yes}, nil
+			},
+			result: "A", isError: true,
+		},
+		{
+			name: "AfterToolCall fails",
+			after: func(context.Context, AfterToolCallContext) (AfterToolCallResult, error) {
+				return AfterToolCallResult{}, hookErr
+			},
+			result: "audit log unavailable", isError: true,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := Config{
+				Model:          fakemodel.Scripted(reply("Calling.", call("a", "a", `{}`)), reply("Done.")),
+				Tools:          []Tool{fakeTool(nil, "a", behaviour{Result: "A"}, nil, false)},
+				BeforeToolCall: tt.before,
+				AfterToolCall:  tt.after,
+			}
+			events := loopEvents(context.Background(), cfg)
+			var end ToolExecutionEnd
+			var turnEnd TurnEnd
+			for _, ev := range events {
+				switch ev := ev.(type) {
+				case ToolExecutionEnd:
+					end = ev
+				case TurnEnd:
+					if len(ev.ToolResults) > 0 {
+						turnEnd = ev
+					}
+				}
+			}
+			assert.Equal(t, ToolExecutionEnd{ToolCallID: "a", ToolName: "a", Result: tt.result, IsError: tt.isError}, end)
+			require.Len(t, turnEnd.ToolResults, 1)
+			assert.Equal(t, fakemodel.ToolResultMessage{ToolCallID: "a", ToolName: "a", Content: tt.result, IsError: tt.isError}, turnEnd.ToolResults[0])
+			assert.Equal(t, Completed, summarize(events).stopReason(), "the loop goes on")
+		})
+	}
 }
 
 func TestAPanicOrAnErrorStillBecomesAResult(t *testing.T) {

@@ -141,3 +141,11 @@ func TestATraceHoldsOnlyEvents(t *testing.T) {
 	}
 	assert.Equal(t, "never sent: \"And you?\", because no event matched \"tool_execution_start nowhere\"\n", stderr.String())
 }
+
+func TestAnEmptyAnswerIsSaidToBeEmpty(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	s := show{p: newPrinter(&stdout), errw: &stderr}
+	pt := part{title: "empty", agent: AgentOptions{Config: Config{Model: fakemodel.Scripted(reply(""))}}, prompt: "Hi."}
+	require.NoError(t, s.run(context.Background(), 0, pt))
+	assert.Contains(t, stdout.String(), "\nanswer: (an empty reply)\n")
+}

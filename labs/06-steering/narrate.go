@@ -111,8 +111,12 @@ func (n *narrator) ended() {
 	fmt.Fprintf(p.w, "%s %s, stop reason %s\n", p.label.Sprint("loop ended:"), count(sum.turns, "turn"), reason)
 	fmt.Fprintf(p.w, "the run added %s: %s\n", count(len(sum.added), "message"), roleList(sum.added))
 	text, ok := sum.answer()
-	if !ok {
+	switch {
+	case !ok:
 		text = p.warn.Sprint("none: the loop stopped before the model answered")
+	case text == "":
+		// A scenario may script a reply with no text.
+		text = p.warn.Sprint("(an empty reply)")
 	}
 	fmt.Fprintf(p.w, "%s %s\n", p.label.Sprint("answer:"), text)
 }

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -26,8 +27,8 @@ import (
 // Go. scenarios/README.md documents every field.
 type scenario struct {
 	Prompt        string                       `json:"prompt"`
-	ToolExecution string                       `json:"toolExecution"`
-	QueueMode     string                       `json:"queueMode"`
+	ToolExecution *string                      `json:"toolExecution"`
+	QueueMode     *string                      `json:"queueMode"`
 	Replies       []scenarioReply              `json:"replies"`
 	Tools         map[string]scenarioBehaviour `json:"tools"`
 	Calls         map[string]scenarioBehaviour `json:"calls"`
@@ -40,7 +41,7 @@ type scenario struct {
 type scenarioReply struct {
 	Text       string         `json:"text"`
 	ToolCalls  []scenarioCall `json:"toolCalls"`
-	StopReason string         `json:"stopReason"`
+	StopReason *string        `json:"stopReason"`
 }
 
 type scenarioCall struct {
@@ -161,6 +162,9 @@ func parseScenario(file string, data []byte) (scenario, error) {
 		if n, ok := byOffset[wrongType.Offset]; ok {
 			what, at = n.path().what(), n.start
 		}
+		if n, ok := strings.CutPrefix(wrongType.Value, "number "); ok && wholeNumber(strings.TrimPrefix(n, "-")) {
+			return fail(at, "%s is out of range: %s", what, n)
+		}
 		return fail(at, "%s must be %s, not %s", what, jsonType(wrongType.Type), jsonValue(wrongType.Value))
 	}
 	if err := s.check(); err != nil {
@@ -241,12 +245,21 @@ func (s scenario) callTools() map[string]string {
 	return tools
 }
 
+// value is what s points to, or "" if s is nil: a choice the file leaves
+// out takes its default.
+func value(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
 // part turns the scenario into a part the demo's show can run.
 func (s scenario) part() part {
 	replies := make([]fakemodel.AssistantMessage, len(s.Replies))
 	for i, r := range s.Replies {
-		reply := fakemodel.AssistantMessage{Text: r.Text, StopReason: fakemodel.StopReason(r.StopReason)}
-		if r.StopReason == "error" {
+		reply := fakemodel.AssistantMessage{Text: r.Text, StopReason: fakemodel.StopReason(value(r.StopReason))}
+		if value(r.StopReason) == "error" {
 			reply = fakemodel.AssistantMessage{StopReason: fakemodel.StopReasonError, ErrorMessage: r.Text}
 		}
 		for _, c := range r.ToolCalls {
@@ -267,7 +280,7 @@ func (s scenario) part() part {
 		}
 		tools = append(tools, fakeTool(clk, name, def.behaviour(), perCall, def.Sequential != nil && *def.Sequential))
 	}
-	cfg := Config{Model: fakemodel.Scripted(replies...), Tools: tools, Sequential: s.ToolExecution == "sequential"}
+	cfg := Config{Model: fakemodel.Scripted(replies...), Tools: tools, Sequential: value(s.ToolExecution) == "sequential"}
 	if len(s.Block) > 0 {
 		cfg.BeforeToolCall = func(_ context.Context, c BeforeToolCallContext) (BeforeToolCallResult, error) {
 			reason, blocked := s.Block[c.ToolCall.Name]
@@ -281,7 +294,7 @@ func (s scenario) part() part {
 	for _, m := range s.FollowUp {
 		plan = append(plan, userAction{At: m.At, FollowUp: true, Text: m.Text})
 	}
-	mode := cmp.Or(QueueMode(s.QueueMode), OneAtATime)
+	mode := cmp.Or(QueueMode(value(s.QueueMode)), OneAtATime)
 	return part{
 		clock:    clk,
 		agent:    AgentOptions{Config: cfg, SteeringMode: mode, FollowUpMode: mode},

@@ -48,29 +48,46 @@ const (
 	callIDRule   = "use 1 to 64 characters from a-z, A-Z, 0-9, _, ., : and -"
 )
 
+// oneLine rejects a text with a line break in it: the narrative prints each
+// text on one line, after the turn it belongs to.
+func oneLine(path jsonPath, text string) error {
+	if strings.ContainsAny(text, "\n\r") {
+		return failAt(path, "must be one line: the narrative prints it on one")
+	}
+	return nil
+}
+
 // check rejects values that are well typed but make no sense.
 func (s *scenario) check() error {
 	if strings.TrimSpace(s.Prompt) == "" {
 		return failAt(jsonPath{"prompt"}, "missing: a scenario starts with the user's first message")
 	}
-	if !slices.Contains([]string{"", "parallel", "sequential"}, s.ToolExecution) {
-		return failAt(jsonPath{"toolExecution"}, "must be parallel or sequential, not %q", s.ToolExecution)
+	if err := oneLine(jsonPath{"prompt"}, s.Prompt); err != nil {
+		return err
 	}
-	if !slices.Contains([]string{"", string(OneAtATime), string(All)}, s.QueueMode) {
-		return failAt(jsonPath{"queueMode"}, "must be %s or %s, not %q", OneAtATime, All, s.QueueMode)
+	// A choice may be left out, which means its default, but a choice
+	// that is there must be one of its words: "" is a mistake.
+	if s.ToolExecution != nil && !slices.Contains([]string{"parallel", "sequential"}, *s.ToolExecution) {
+		return failAt(jsonPath{"toolExecution"}, "must be parallel or sequential, not %q", *s.ToolExecution)
+	}
+	if s.QueueMode != nil && !slices.Contains([]string{string(OneAtATime), string(All)}, *s.QueueMode) {
+		return failAt(jsonPath{"queueMode"}, "must be %s or %s, not %q", OneAtATime, All, *s.QueueMode)
 	}
 	seen := map[string]bool{} // call IDs
 	for i := range s.Replies {
 		r := &s.Replies[i]
 		where := jsonPath{"replies", i}
-		if !slices.Contains([]string{"", "stop", "toolUse", "length", "error"}, r.StopReason) {
-			return failAt(append(where, "stopReason"), "must be stop, toolUse, length or error, not %q", r.StopReason)
+		if r.StopReason != nil && !slices.Contains([]string{"stop", "toolUse", "length", "error"}, *r.StopReason) {
+			return failAt(append(where, "stopReason"), "must be stop, toolUse, length or error, not %q", *r.StopReason)
 		}
-		if r.StopReason == "error" && len(r.ToolCalls) > 0 {
+		if value(r.StopReason) == "error" && len(r.ToolCalls) > 0 {
 			return failAt(append(where, "toolCalls"), "a failed request has no tool calls")
 		}
-		if r.StopReason == "error" && strings.TrimSpace(r.Text) == "" {
+		if value(r.StopReason) == "error" && strings.TrimSpace(r.Text) == "" {
 			return failAt(append(where, "text"), "missing: a failed request's text is its error message")
+		}
+		if err := oneLine(append(where, "text"), r.Text); err != nil {
+			return err
 		}
 		for j := range r.ToolCalls {
 			c := &r.ToolCalls[j]
@@ -129,6 +146,9 @@ func (s *scenario) check() error {
 		if !toolName.MatchString(name) {
 			return failKey(jsonPath{"block", name}, "%q is not a tool name: %s", name, toolNameRule)
 		}
+		if err := oneLine(jsonPath{"block", name}, s.Block[name]); err != nil {
+			return err
+		}
 	}
 	for _, list := range []struct {
 		field    string
@@ -138,6 +158,9 @@ func (s *scenario) check() error {
 			where := jsonPath{list.field, i}
 			if strings.TrimSpace(m.Text) == "" {
 				return failAt(append(where, "text"), "missing")
+			}
+			if err := oneLine(append(where, "text"), m.Text); err != nil {
+				return err
 			}
 			if m.At != "" {
 				if problem := s.checkAt(m.At, callTools); problem != "" {
@@ -182,6 +205,9 @@ var traceForms = map[string]string{
 // scenario: a call it names is one that a reply makes, with its tool's
 // name. callTools maps each call ID to its tool's name.
 func (s *scenario) checkAt(at string, callTools map[string]string) string {
+	if strings.TrimSpace(at) != at {
+		return fmt.Sprintf("%q: separate words with one space, with none at the start or end", at)
+	}
 	name, rest, spaced := strings.Cut(at, " ")
 	if !slices.Contains(eventNames, name) {
 		return fmt.Sprintf("%q does not start with an event's name, such as tool_execution_start or turn_end", at)
@@ -300,11 +326,31 @@ func (b scenarioBehaviour) check(where jsonPath) error {
 	if b.DurationMs != nil && (*b.DurationMs < 0 || *b.DurationMs > maxDurationMs) {
 		return fail("durationMs", "must be from 0 to %d, not %d", maxDurationMs, *b.DurationMs)
 	}
-	set := func(s *string) bool { return s != nil && *s != "" }
+	for _, text := range []struct {
+		field string
+		value *string
+	}{{"result", b.Result}, {"error", b.Error}, {"panic", b.Panic}} {
+		if text.value != nil {
+			if err := oneLine(append(slices.Clip(where), text.field), *text.value); err != nil {
+				return err
+			}
+		}
+	}
+	if b.Updates != nil {
+		for i, note := range *b.Updates {
+			if err := oneLine(append(slices.Clip(where), "updates", i), note); err != nil {
+				return err
+			}
+		}
+	}
 	switch {
-	case set(b.Error) && set(b.Panic):
+	case b.Error != nil && *b.Error == "":
+		return fail("error", "must not be empty: it is the message the model reads")
+	case b.Panic != nil && *b.Panic == "":
+		return fail("panic", "must not be empty: it is the value the tool panics with")
+	case b.Error != nil && b.Panic != nil:
 		return fail("", "a call either fails (error) or panics (panic), not both")
-	case (set(b.Error) || set(b.Panic)) && (set(b.Result) || b.Terminate != nil && *b.Terminate):
+	case (b.Error != nil || b.Panic != nil) && (b.Result != nil || b.Terminate != nil):
 		return fail("", "a call that fails (error) or panics (panic) returns no result and cannot terminate")
 	}
 	return nil

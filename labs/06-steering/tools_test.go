@@ -36,6 +36,34 @@ func TestDecodeArgs(t *testing.T) {
 	}
 }
 
+// numbers are arguments of a kind no tool of this lab takes: decodeArgs is
+// the same as lab 04's, and these cases keep its numbers and lists checked.
+type numbers struct {
+	N    float64   `json:"n"`
+	List []float64 `json:"list"`
+}
+
+func TestDecodeArgsNumbersAndLists(t *testing.T) {
+	tests := []struct {
+		args, err string
+	}{
+		{args: `{"n":1,"list":[1,2]}`},
+		{args: `{"n":1e400,"list":[1]}`, err: `field "n" must be a number, not 1e400`},
+		{args: `{"n":1,"list":[1,null]}`, err: `field "list" must not contain null`},
+		{args: `{"n":1,"list":null}`, err: `field "list" must be an array, not null`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.args, func(t *testing.T) {
+			_, err := decodeArgs[numbers](json.RawMessage(tt.args))
+			if tt.err == "" {
+				assert.NoError(t, err)
+			} else {
+				assert.EqualError(t, err, tt.err)
+			}
+		})
+	}
+}
+
 func TestSearch(t *testing.T) {
 	tool := search(true)
 	args, err := tool.decode(json.RawMessage(`{"query":"Oslo to Lima"}`))
