@@ -12,10 +12,29 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// A decodeCase is arguments and the error decodeArgs must give, "" for
+// none.
+type decodeCase struct {
+	args, err string
+}
+
+// checkDecodeArgs decodes each case's arguments into an A.
+func checkDecodeArgs[A any](t *testing.T, tests []decodeCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.args, func(t *testing.T) {
+			_, err := decodeArgs[A](json.RawMessage(tt.args))
+			if tt.err == "" {
+				assert.NoError(t, err)
+			} else {
+				assert.EqualError(t, err, tt.err)
+			}
+		})
+	}
+}
+
 func TestDecodeArgs(t *testing.T) {
-	tests := []struct {
-		args, err string
-	}{
+	checkDecodeArgs[writeArgs](t, []decodeCase{
 		{args: `{"path":"a","text":"b"}`},
 		{args: `{"text":"b","path":"a"}`},
 		{args: `{"path":"a"}`, err: `missing field "text"`},
@@ -27,17 +46,7 @@ func TestDecodeArgs(t *testing.T) {
 		{args: `[]`, err: `arguments must be a JSON object, not an array`},
 		{args: `null`, err: `arguments must be a JSON object, not null`},
 		{args: `{"path":`, err: `arguments are not valid JSON: unexpected end of JSON input`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.args, func(t *testing.T) {
-			_, err := decodeArgs[writeArgs](json.RawMessage(tt.args))
-			if tt.err == "" {
-				assert.NoError(t, err)
-			} else {
-				assert.EqualError(t, err, tt.err)
-			}
-		})
-	}
+	})
 }
 
 func TestNotebook(t *testing.T) {
@@ -101,6 +110,7 @@ func TestSchemasMatchTheArguments(t *testing.T) {
 		for name := range schema.Properties {
 			properties = append(properties, name)
 		}
+		slices.Sort(properties)
 		assert.ElementsMatch(t, tt.fields, properties, tt.spec.Name)
 		// The decoder refuses unknown fields: the schema must say so.
 		if assert.NotNil(t, schema.AdditionalProperties, tt.spec.Name) {
@@ -119,24 +129,12 @@ type numbers struct {
 }
 
 func TestDecodeArgsNumbersAndLists(t *testing.T) {
-	tests := []struct {
-		args, err string
-	}{
+	checkDecodeArgs[numbers](t, []decodeCase{
 		{args: `{"n":1,"list":[1,2]}`},
 		{args: `{"n":1e400,"list":[1]}`, err: `field "n" must be a number, not 1e400`},
 		{args: `{"n":1,"list":[1,null]}`, err: `field "list" must not contain null`},
 		{args: `{"n":1,"list":null}`, err: `field "list" must be an array, not null`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.args, func(t *testing.T) {
-			_, err := decodeArgs[numbers](json.RawMessage(tt.args))
-			if tt.err == "" {
-				assert.NoError(t, err)
-			} else {
-				assert.EqualError(t, err, tt.err)
-			}
-		})
-	}
+	})
 }
 
 // FuzzDecodeArguments feeds write's decoder any bytes. Nothing may panic,

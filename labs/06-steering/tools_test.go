@@ -11,10 +11,29 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// A decodeCase is arguments and the error decodeArgs must give, "" for
+// none.
+type decodeCase struct {
+	args, err string
+}
+
+// checkDecodeArgs decodes each case's arguments into an A.
+func checkDecodeArgs[A any](t *testing.T, tests []decodeCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.args, func(t *testing.T) {
+			_, err := decodeArgs[A](json.RawMessage(tt.args))
+			if tt.err == "" {
+				assert.NoError(t, err)
+			} else {
+				assert.EqualError(t, err, tt.err)
+			}
+		})
+	}
+}
+
 func TestDecodeArgs(t *testing.T) {
-	tests := []struct {
-		args, err string
-	}{
+	checkDecodeArgs[searchArgs](t, []decodeCase{
 		{args: `{"query":"flights"}`},
 		{args: `{}`, err: `missing field "query"`},
 		{args: `{"query":"a","limit":3}`, err: `unknown field "limit"`},
@@ -23,17 +42,7 @@ func TestDecodeArgs(t *testing.T) {
 		{args: `{"query":1}`, err: `field "query" must be a string, not a number`},
 		{args: `[]`, err: `arguments must be a JSON object, not an array`},
 		{args: `{"query":`, err: `arguments are not valid JSON: unexpected end of JSON input`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.args, func(t *testing.T) {
-			_, err := decodeArgs[searchArgs](json.RawMessage(tt.args))
-			if tt.err == "" {
-				assert.NoError(t, err)
-			} else {
-				assert.EqualError(t, err, tt.err)
-			}
-		})
-	}
+	})
 }
 
 // numbers are arguments of a kind no tool of this lab takes: decodeArgs is
@@ -44,24 +53,12 @@ type numbers struct {
 }
 
 func TestDecodeArgsNumbersAndLists(t *testing.T) {
-	tests := []struct {
-		args, err string
-	}{
+	checkDecodeArgs[numbers](t, []decodeCase{
 		{args: `{"n":1,"list":[1,2]}`},
 		{args: `{"n":1e400,"list":[1]}`, err: `field "n" must be a number, not 1e400`},
 		{args: `{"n":1,"list":[1,null]}`, err: `field "list" must not contain null`},
 		{args: `{"n":1,"list":null}`, err: `field "list" must be an array, not null`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.args, func(t *testing.T) {
-			_, err := decodeArgs[numbers](json.RawMessage(tt.args))
-			if tt.err == "" {
-				assert.NoError(t, err)
-			} else {
-				assert.EqualError(t, err, tt.err)
-			}
-		})
-	}
+	})
 }
 
 func TestSearch(t *testing.T) {
