@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 	"testing/synctest"
 
@@ -76,4 +78,49 @@ func without(lines []string, drop string) []string {
 		}
 	}
 	return out
+}
+
+// TestPartOneTellsItsLesson checks the claims of the demo's part 1 in its
+// output: the lookups end in the order Lima, Oslo, Cairo, the history gets
+// their results in the model's order, and the batch takes as long as its
+// slowest call, or, with -sequential, as long as all three together.
+func TestPartOneTellsItsLesson(t *testing.T) {
+	tests := []struct {
+		args   []string
+		ends   []string
+		timing string
+	}{
+		{
+			ends:   []string{"call_2", "call_1", "call_3"},
+			timing: "the batch took 0.4 s, as long as its slowest call, not the 0.9 s its calls add up to",
+		},
+		{
+			args:   []string{"-sequential"},
+			ends:   []string{"call_1", "call_2", "call_3"},
+			timing: "the batch took 0.9 s, the sum of its calls, not the 0.4 s of its slowest call",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprint(tt.args), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				var stdout, stderr bytes.Buffer
+				require.NoError(t, run(context.Background(), tt.args, &stdout, &stderr))
+				part1, _, ok := strings.Cut(stdout.String(), "=== part 2")
+				require.True(t, ok)
+				var ends, results []string
+				for line := range strings.Lines(part1) {
+					fields := strings.Fields(line)
+					switch {
+					case len(fields) > 4 && fields[3] == "done":
+						ends = append(ends, fields[4])
+					case strings.Contains(line, "history ← result of"):
+						results = append(results, fields[len(fields)-1])
+					}
+				}
+				assert.Equal(t, tt.ends, ends, "the order the calls end in")
+				assert.Equal(t, []string{"call_1", "call_2", "call_3"}, results, "results enter the history in the model's order")
+				assert.Contains(t, part1, "turn 1 · "+tt.timing+"\n")
+			})
+		})
+	}
 }

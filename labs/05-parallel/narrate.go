@@ -31,7 +31,6 @@ type batchTimes struct {
 	started     map[string]time.Duration
 	// slowest and sum are the longest call and all calls together.
 	slowest, sum time.Duration
-	ended        int
 	// failed is set if a call failed: a hook, an error or Ctrl-C cut it
 	// short, so its time says nothing about the batch.
 	failed bool
@@ -139,7 +138,6 @@ func (n *narrator) endCall(id string) {
 	took := b.last - b.started[id]
 	b.slowest = max(b.slowest, took)
 	b.sum += took
-	b.ended++
 }
 
 // batchTook says how long a batch of calls took on the clock: as long as
@@ -150,7 +148,8 @@ func (n *narrator) endCall(id string) {
 func (n *narrator) batchTook() {
 	b := n.batch
 	took := b.last - b.first
-	if b.ended < 2 || took == 0 || b.failed {
+	// By turn_end every call that started has ended.
+	if len(b.started) < 2 || took == 0 || b.failed {
 		return
 	}
 	switch {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -148,4 +150,101 @@ func TestAnEmptyAnswerIsSaidToBeEmpty(t *testing.T) {
 	pt := part{title: "empty", agent: AgentOptions{Config: Config{Model: fakemodel.Scripted(reply(""))}}, prompt: "Hi."}
 	require.NoError(t, s.run(context.Background(), 0, pt))
 	assert.Contains(t, stdout.String(), "\nanswer: (an empty reply)\n")
+}
+
+// outcomes returns the lines of a narrative that say how each run ended and
+// what the agent held afterwards.
+func outcomes(narrative string) []string {
+	var out []string
+	for line := range strings.Lines(narrative) {
+		if strings.HasPrefix(line, "loop ended:") || strings.HasPrefix(line, "the agent's history holds") {
+			out = append(out, strings.TrimSuffix(line, "\n"))
+		}
+	}
+	return out
+}
+
+// TestTheDemoPartsEndAsTheyClaim checks what each part of the demo says it
+// shows: in part 1 each steering message gets a turn of its own, or, in
+// queue mode all, they share one; part 2 terminates after its batch; in
+// part 3 terminate lets the waiting steering message in; in part 4 the stop
+// policy leaves it queued, and Continue takes it.
+func TestTheDemoPartsEndAsTheyClaim(t *testing.T) {
+	later := []string{
+		"loop ended: 1 turn, stop reason terminated (every result of the last batch asked to terminate)",
+		"the agent's history holds 3 messages; nothing is queued",
+		"loop ended: 2 turns, stop reason completed",
+		"the agent's history holds 5 messages; nothing is queued",
+		"loop ended: 1 turn, stop reason stopped (ShouldStopAfterTurn returned true)",
+		`the agent's history holds 3 messages; still queued: steering message "Only direct flights."`,
+		"loop ended: 1 turn, stop reason stopped (ShouldStopAfterTurn returned true)",
+		"the agent's history holds 5 messages; nothing is queued",
+	}
+	tests := []struct {
+		mode  QueueMode
+		part1 []string
+	}{
+		{OneAtATime, []string{"loop ended: 4 turns, stop reason completed", "the agent's history holds 9 messages; nothing is queued"}},
+		{All, []string{"loop ended: 3 turns, stop reason completed", "the agent's history holds 8 messages; nothing is queued"}},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.mode), func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			require.NoError(t, runDemo(context.Background(), &stdout, &stderr, options{queueMode: tt.mode}))
+			assert.Equal(t, append(tt.part1, later...), outcomes(stdout.String()))
+		})
+	}
+}
+
+// TestEveryExampleScenarioEndsAsItsDocumentationSays checks each example of
+// scenarios/README.md: how its run ends, what the agent holds afterwards,
+// and the order in which its tool calls end.
+func TestEveryExampleScenarioEndsAsItsDocumentationSays(t *testing.T) {
+	nothing := "nothing is queued"
+	tests := []struct {
+		file     string
+		turns    string
+		reason   string
+		messages int
+		queued   string
+		ends     []string
+	}{
+		{"blocked-call", "2 turns", "completed", 5, nothing, []string{"d", "l"}},
+		{"cut-off-reply", "3 turns", "completed", 8, nothing, []string{"w1", "w2", "w3", "w4"}},
+		{"follow-up-chain", "5 turns", "completed", 10, nothing, []string{"s"}},
+		{"model-error", "2 turns", "error", 4, `still queued: follow-up "Are you still there?"`, []string{"r"}},
+		{"parallel-lookups", "2 turns", "completed", 6, nothing, []string{"b", "a", "c"}},
+		{"self-correction", "3 turns", "completed", 6, nothing, []string{"c1", "c2"}},
+		{"sequential-write", "2 turns", "completed", 5, nothing, []string{"w", "r"}},
+		{"stop-after-turn", "1 turn", "stopped (ShouldStopAfterTurn returned true)", 3, `still queued: steering message "Only direct flights."`, []string{"s"}},
+		{"terminate-vs-steering", "2 turns", "completed", 5, nothing, []string{"p"}},
+		{"terminate", "2 turns", "terminated (every result of the last batch asked to terminate)", 6, nothing, []string{"d1", "n1", "d2"}},
+	}
+	root, err := expected.Root()
+	require.NoError(t, err)
+	files, err := filepath.Glob(filepath.Join(root, "labs", "06-steering", "scenarios", "*.json"))
+	require.NoError(t, err)
+	require.Len(t, files, len(tests), "every example has a row here")
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			path := filepath.Join(root, "labs", "06-steering", "scenarios", tt.file+".json")
+			synctest.Test(t, func(t *testing.T) {
+				var narrative, trace, stderr bytes.Buffer
+				require.NoError(t, run(context.Background(), []string{"-scenario", path}, &narrative, &stderr))
+				require.NoError(t, run(context.Background(), []string{"-scenario", path, "-trace"}, &trace, &stderr))
+				assert.Equal(t, []string{
+					fmt.Sprintf("loop ended: %s, stop reason %s", tt.turns, tt.reason),
+					fmt.Sprintf("the agent's history holds %d messages; %s", tt.messages, tt.queued),
+				}, outcomes(narrative.String()))
+				var ends []string
+				for line := range strings.Lines(trace.String()) {
+					if id, ok := strings.CutPrefix(line, "tool_execution_end "); ok {
+						id, _, _ = strings.Cut(strings.TrimSpace(id), " ")
+						ends = append(ends, id)
+					}
+				}
+				assert.Equal(t, tt.ends, ends, "the order the calls end in")
+			})
+		})
+	}
 }

@@ -212,26 +212,14 @@ func (b scenarioBehaviour) merged(def scenarioBehaviour) scenarioBehaviour {
 
 // behaviour turns a scenario's behaviour into a fake tool's.
 func (b scenarioBehaviour) behaviour() behaviour {
-	var out behaviour
-	if b.Result != nil {
-		out.Result = *b.Result
+	return behaviour{
+		Result:    value(b.Result),
+		Duration:  time.Duration(value(b.DurationMs)) * time.Millisecond,
+		Updates:   value(b.Updates),
+		Error:     value(b.Error),
+		Panic:     value(b.Panic),
+		Terminate: value(b.Terminate),
 	}
-	if b.DurationMs != nil {
-		out.Duration = time.Duration(*b.DurationMs) * time.Millisecond
-	}
-	if b.Updates != nil {
-		out.Updates = *b.Updates
-	}
-	if b.Error != nil {
-		out.Error = *b.Error
-	}
-	if b.Panic != nil {
-		out.Panic = *b.Panic
-	}
-	if b.Terminate != nil {
-		out.Terminate = *b.Terminate
-	}
-	return out
 }
 
 // callTools maps each call ID of the replies to the tool it calls.
@@ -245,13 +233,14 @@ func (s scenario) callTools() map[string]string {
 	return tools
 }
 
-// value is what s points to, or "" if s is nil: a choice the file leaves
-// out takes its default.
-func value(s *string) string {
-	if s == nil {
-		return ""
+// value is what p points to, or the zero value if p is nil: a field the
+// file leaves out takes its default.
+func value[T any](p *T) T {
+	if p == nil {
+		var zero T
+		return zero
 	}
-	return *s
+	return *p
 }
 
 // part turns the scenario into a part the demo's show can run.
@@ -278,7 +267,7 @@ func (s scenario) part() part {
 				perCall[id] = b.merged(def).behaviour()
 			}
 		}
-		tools = append(tools, fakeTool(clk, name, def.behaviour(), perCall, def.Sequential != nil && *def.Sequential))
+		tools = append(tools, fakeTool(clk, name, def.behaviour(), perCall, value(def.Sequential)))
 	}
 	cfg := Config{Model: fakemodel.Scripted(replies...), Tools: tools, Sequential: value(s.ToolExecution) == "sequential"}
 	if len(s.Block) > 0 {
