@@ -38,8 +38,9 @@ type show struct {
 	trace bool
 }
 
-// run runs one part and prints it. It returns errInterrupted if a run was
-// aborted.
+// run runs one part and prints it: under the title "part n", or, with n 0,
+// under its title alone, as a scenario's run. It returns errInterrupted if
+// a run was aborted.
 func (s show) run(ctx context.Context, n int, pt part) error {
 	var current *summary
 	if pt.maxTurns > 0 {

@@ -208,12 +208,9 @@ func (s *scenario) checkAt(at string, callTools map[string]string) string {
 	if strings.TrimSpace(at) != at {
 		return fmt.Sprintf("%q: separate words with one space, with none at the start or end", at)
 	}
-	name, rest, spaced := strings.Cut(at, " ")
+	name, rest, _ := strings.Cut(at, " ")
 	if !slices.Contains(eventNames, name) {
 		return fmt.Sprintf("%q does not start with an event's name, such as tool_execution_start or turn_end", at)
-	}
-	if spaced && rest == "" {
-		return fmt.Sprintf("%q: separate words with one space, with none at the start or end", at)
 	}
 	words := strings.Split(rest, " ")
 	if name == "tool_execution_end" {
