@@ -28,28 +28,62 @@ import (
 )
 
 func main() {
-	if err := run(context.Background(), os.Args[1:], os.Stdout, os.Stderr); err != nil {
+	err := run(context.Background(), os.Args[1:], os.Stdout, os.Stderr)
+	var usage usageError
+	switch {
+	case err == nil:
+	case errors.Is(err, flag.ErrHelp):
+	case errors.As(err, &usage):
+		fmt.Fprintln(os.Stderr, "golden:", err)
+		os.Exit(2)
+	default:
 		fmt.Fprintln(os.Stderr, "golden:", err)
 		os.Exit(1)
 	}
 }
+
+// usageError is a command line that asks for something impossible; it exits
+// with status 2, as a bad flag does.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("golden", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	check := fs.Bool("check", false, "compare the labs' output with the golden files instead of writing them")
 	repeat := fs.Int("repeat", 1, "with -check, run each case `N` times")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, `Usage: go run ./expected/cmd/golden [-check [-repeat N]] [NAME-PREFIX ...]
+
+Without -check it rewrites every golden file in expected/ from the labs' real
+output; with -check it compares instead and fails on a difference. Name
+prefixes (03-, 06-steering.scenario-) limit it to the cases whose names
+start with one of them.
+
+`)
+		fs.PrintDefaults()
+	}
 	if err := fs.Parse(args); err != nil {
-		return err
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		// The flag package has printed the problem and the usage already.
+		return usageError{"bad command line"}
 	}
 	if *repeat < 1 || (*repeat > 1 && !*check) {
-		return fmt.Errorf("-repeat must be at least 1, and more than 1 only with -check")
+		return usageError{"-repeat must be at least 1, and more than 1 only with -check"}
 	}
 	cases, err := expected.Cases()
 	if err != nil {
 		return err
 	}
 	if prefixes := fs.Args(); len(prefixes) > 0 {
+		for _, p := range prefixes {
+			if !slices.ContainsFunc(cases, func(c expected.Case) bool { return strings.HasPrefix(c.Name, p) }) {
+				return usageError{fmt.Sprintf("no case's name starts with %q", p)}
+			}
+		}
 		cases = slices.DeleteFunc(cases, func(c expected.Case) bool {
 			return !slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(c.Name, p) })
 		})
