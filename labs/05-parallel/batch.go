@@ -173,6 +173,17 @@ func (r *runState) prepareToolCall(msg fakemodel.AssistantMessage, call fakemode
 // each end as its call finishes, so ends arrive in completion order. It
 // returns when every call has ended, even if the consumer stopped.
 func (r *runState) execute(msg fakemodel.AssistantMessage, calls []prepared, outcomes []outcome) error {
+	if r.ctx.Err() != nil {
+		// Cancelled before they start: like Pi, none of the calls runs, so
+		// no tool acts on a run that the user has stopped.
+		for _, p := range calls {
+			outcomes[p.slot] = failed(p.call, "Operation aborted")
+			if err := r.emit(outcomes[p.slot].end()); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	events := make(chan Event)
 	var wg sync.WaitGroup
 	for _, p := range calls {

@@ -416,12 +416,23 @@ func TestCancellationAbortsTheRun(t *testing.T) {
 		cancelAt string // the trace line at which the user presses Ctrl-C
 		results  []string
 		took     time.Duration
+		// ends are the tool_execution_end trace lines in their order, if
+		// that order is fixed.
+		ends []string
 	}{
 		{
+			// Oslo and Lima are prepared, but the batch never starts: like
+			// Pi, no call runs once the run is cancelled. Their ends come
+			// after call_3's, which ended during preparation.
 			name:     "during preparation",
 			cancelAt: "tool_execution_start call_3 weather",
-			results:  []string{"weather in Oslo: context canceled", "weather in Lima: context canceled", "Operation aborted"},
+			results:  []string{"Operation aborted", "Operation aborted", "Operation aborted"},
 			took:     0,
+			ends: []string{
+				"tool_execution_end call_3 error: Operation aborted",
+				"tool_execution_end call_1 error: Operation aborted",
+				"tool_execution_end call_2 error: Operation aborted",
+			},
 		},
 		{
 			name:     "during execution",
@@ -452,6 +463,15 @@ func TestCancellationAbortsTheRun(t *testing.T) {
 				}
 				assert.Equal(t, tt.took, time.Since(start), "the tools stop as soon as the context is cancelled")
 				assert.Equal(t, tt.results, results)
+				if tt.ends != nil {
+					var ends []string
+					for _, line := range trace(evs) {
+						if strings.HasPrefix(line, "tool_execution_end ") {
+							ends = append(ends, line)
+						}
+					}
+					assert.Equal(t, tt.ends, ends)
+				}
 				sum := summarize(evs)
 				assert.Equal(t, Aborted, sum.stopReason())
 				assert.Equal(t, 2, sum.turns, "the request of turn 2 sees the cancelled context")
@@ -556,7 +576,12 @@ func TestNoGoroutineOutlivesARun(t *testing.T) {
 				ctx, cancel := context.WithCancel(context.Background())
 				defer cancel()
 				for ev := range runLoop(ctx, forecast(), fakemodel.ForecasterPrompt) {
-					if traceLine(ev) != tt.stopAt {
+					line := traceLine(ev)
+					if line == "tool_execution_update call_3" {
+						// Proof that toolGoroutines finds them.
+						assert.NotEmpty(t, toolGoroutines(), "the tools run while they report progress")
+					}
+					if line != tt.stopAt {
 						continue
 					}
 					if !tt.cancel {
@@ -571,13 +596,16 @@ func TestNoGoroutineOutlivesARun(t *testing.T) {
 	}
 }
 
-// toolGoroutines returns the stacks of the goroutines that run tools.
+// toolGoroutines returns the stacks of the goroutines that run tools: those
+// running the function that execute starts for each call. (Their "created
+// by" line names sync.(*WaitGroup).Go, not execute.)
 func toolGoroutines() []string {
 	buf := make([]byte, 1<<20)
 	buf = buf[:runtime.Stack(buf, true)]
+	frame := "\n" + reflect.TypeFor[runState]().PkgPath() + ".(*runState).execute.func"
 	var found []string
 	for g := range strings.SplitSeq(string(buf), "\n\n") {
-		if strings.Contains(g, "created by "+reflect.TypeFor[runState]().PkgPath()+".(*runState).execute") {
+		if strings.Contains(g, frame) {
 			found = append(found, g)
 		}
 	}

@@ -40,7 +40,9 @@ func fakeTool(clk *clock, name string, def behaviour, perCall map[string]behavio
 		},
 		Sequential: sequential,
 		decode: func(raw json.RawMessage) (any, error) {
-			var args map[string]any
+			// RawMessage values keep any JSON number, 1e999 included,
+			// which a float64 cannot hold.
+			var args map[string]json.RawMessage
 			if err := json.Unmarshal(raw, &args); err != nil || args == nil {
 				return nil, errors.New("arguments must be a JSON object")
 			}

@@ -238,6 +238,36 @@ func TestCancellationStillAbortsTheRun(t *testing.T) {
 	})
 }
 
+// TestACancelDuringPreparationStillRunsNoCall cancels the run at the start of
+// call 2. Like Pi, call 2 ends as aborted, call 3 is not prepared and gets no
+// result, and call 1, prepared already, never runs: its end comes at once.
+func TestACancelDuringPreparationStillRunsNoCall(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tools, model := lookups()
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		start := time.Now()
+		var lines []string
+		for ev := range runLoop(ctx, Config{Model: model, Tools: tools}, nil, []fakemodel.Message{user("go")}) {
+			if line := traceLine(ev); strings.HasPrefix(line, "tool_execution_") || strings.HasPrefix(line, "turn_end") {
+				lines = append(lines, line)
+			}
+			if traceLine(ev) == "tool_execution_start 2 b" {
+				cancel()
+			}
+		}
+		assert.Zero(t, time.Since(start), "no tool waited")
+		assert.Equal(t, []string{
+			"tool_execution_start 1 a",
+			"tool_execution_start 2 b",
+			"tool_execution_end 2 error: Operation aborted",
+			"tool_execution_end 1 error: Operation aborted",
+			"turn_end results=2",
+			"turn_end results=0",
+		}, lines)
+	})
+}
+
 func TestAConsumerThatStopsStillEndsTheRun(t *testing.T) {
 	var total int
 	synctest.Test(t, func(t *testing.T) {
@@ -346,7 +376,12 @@ func TestNoGoroutineOutlivesARun(t *testing.T) {
 				ctx, cancel := context.WithCancel(context.Background())
 				defer cancel()
 				for ev := range runLoop(ctx, Config{Model: model, Tools: tools}, nil, []fakemodel.Message{user("go")}) {
-					if traceLine(ev) != tt.stopAt {
+					line := traceLine(ev)
+					if line == "tool_execution_update 3" {
+						// Proof that toolGoroutines finds them.
+						assert.NotEmpty(t, toolGoroutines(), "the tools run while they report progress")
+					}
+					if line != tt.stopAt {
 						continue
 					}
 					if !tt.cancel {
@@ -361,13 +396,16 @@ func TestNoGoroutineOutlivesARun(t *testing.T) {
 	}
 }
 
-// toolGoroutines returns the stacks of the goroutines that run tools.
+// toolGoroutines returns the stacks of the goroutines that run tools: those
+// running the function that execute starts for each call. (Their "created
+// by" line names sync.(*WaitGroup).Go, not execute.)
 func toolGoroutines() []string {
 	buf := make([]byte, 1<<20)
 	buf = buf[:runtime.Stack(buf, true)]
+	frame := "\n" + reflect.TypeFor[runState]().PkgPath() + ".(*runState).execute.func"
 	var found []string
 	for g := range strings.SplitSeq(string(buf), "\n\n") {
-		if strings.Contains(g, "created by "+reflect.TypeFor[runState]().PkgPath()+".(*runState).execute") {
+		if strings.Contains(g, frame) {
 			found = append(found, g)
 		}
 	}

@@ -55,12 +55,19 @@ func TestScenarioParseErrors(t *testing.T) {
 		{"duration above the maximum", `{"prompt": "hi", "calls": {"a": {"durationMs": 60001}}, "replies": [{"toolCalls": [{"id": "a", "name": "x"}]}], "tools": {"x": {}}}`, "x.json: line 1, column 48: calls.a.durationMs: must be from 0 to 60000, not 60001"},
 		{"error and panic", `{"prompt": "hi", "tools": {"x": {"error": "e", "panic": "p"}}}`, "x.json: line 1, column 33: tools.x: a call either fails (error) or panics (panic), not both"},
 		{"error with a result", `{"prompt": "hi", "tools": {"x": {"error": "e", "result": "r"}}}`, "x.json: line 1, column 33: tools.x: a call that fails (error) or panics (panic) returns no result and cannot terminate"},
-		{"error with an empty result", `{"prompt": "hi", "tools": {"x": {"error": "e", "result": ""}}}`, "x.json: line 1, column 33: tools.x: a call that fails (error) or panics (panic) returns no result and cannot terminate"},
-		{"panic with terminate false", `{"prompt": "hi", "tools": {"x": {"panic": "p", "terminate": false}}}`, "x.json: line 1, column 33: tools.x: a call that fails (error) or panics (panic) returns no result and cannot terminate"},
-		{"empty error", `{"prompt": "hi", "tools": {"x": {"error": ""}}}`, "x.json: line 1, column 43: tools.x.error: must not be empty: it is the message the model reads"},
 		{"a prompt of two lines", `{"prompt": "a\nb"}`, "x.json: line 1, column 12: prompt: must be one line: the narrative prints it on one"},
 		{"an update of two lines", `{"prompt": "hi", "tools": {"x": {"updates": ["ok", "a\nb"]}}}`, "x.json: line 1, column 52: tools.x.updates[1]: must be one line: the narrative prints it on one"},
 		{"a steering message of two lines", `{"prompt": "hi", "steer": [{"text": "a\rb"}]}`, "x.json: line 1, column 37: steer[0].text: must be one line: the narrative prints it on one"},
+		{"a reply of two lines", `{"prompt": "hi", "replies": [{"text": "a\nb"}]}`, "x.json: line 1, column 39: replies[0].text: must be one line: the narrative prints it on one"},
+		{"a result of two lines", `{"prompt": "hi", "tools": {"x": {"result": "a\nb"}}}`, "x.json: line 1, column 44: tools.x.result: must be one line: the narrative prints it on one"},
+		{"an error of two lines", `{"prompt": "hi", "tools": {"x": {"error": "a\nb"}}}`, "x.json: line 1, column 43: tools.x.error: must be one line: the narrative prints it on one"},
+		{"a panic of two lines", `{"prompt": "hi", "tools": {"x": {"panic": "a\nb"}}}`, "x.json: line 1, column 43: tools.x.panic: must be one line: the narrative prints it on one"},
+		{"a block reason of two lines", `{"prompt": "hi", "block": {"x": "a\nb"}}`, "x.json: line 1, column 33: block.x: must be one line: the narrative prints it on one"},
+		{"a follow-up of two lines", `{"prompt": "hi", "followUp": [{"text": "a\nb"}]}`, "x.json: line 1, column 40: followUp[0].text: must be one line: the narrative prints it on one"},
+		{"an escape in the prompt", `{"prompt": "a\u001b[2Jb"}`, "x.json: line 1, column 12: prompt: must not hold the control character U+001B: the narrative prints text as it is"},
+		{"a tab in a result", `{"prompt": "hi", "tools": {"x": {"result": "a\tb"}}}`, "x.json: line 1, column 44: tools.x.result: must not hold the control character U+0009: the narrative prints text as it is"},
+		{"a null character in an update", `{"prompt": "hi", "tools": {"x": {"updates": ["a\u0000"]}}}`, "x.json: line 1, column 46: tools.x.updates[0]: must not hold the control character U+0000: the narrative prints text as it is"},
+		{"a tab in an at", `{"prompt": "hi", "steer": [{"text": "s", "at": "turn_end\tresults=0"}]}`, "x.json: line 1, column 48: steer[0].at: must not hold the control character U+0009: the narrative prints text as it is"},
 		{"a number too large", `{"prompt": "hi", "tools": {"x": {"durationMs": 9223372036854775808}}}`, "x.json: line 1, column 48: field tools.x.durationMs is out of range: 9223372036854775808"},
 		{"an at that ends with a space", `{"prompt": "hi", "replies": [{"text": "x", "toolCalls": [{"id": "a", "name": "x"}]}], "tools": {"x": {}}, "steer": [{"text": "s", "at": "tool_execution_end a error: "}]}`, `x.json: line 1, column 137: steer[0].at: "tool_execution_end a error: ": separate words with one space, with none at the start or end`},
 		{"empty toolExecution", `{"prompt": "hi", "toolExecution": ""}`, `x.json: line 1, column 35: toolExecution: must be parallel or sequential, not ""`},
@@ -72,6 +79,7 @@ func TestScenarioParseErrors(t *testing.T) {
 		{"call to an unknown tool", `{"prompt": "hi", "replies": [{"toolCalls": [{"id": "a", "name": "x"}]}], "calls": {"a": {"error": "e"}}}`, `x.json: line 1, column 84: calls.a: call "a" asks for "x", and tools has no such tool`},
 		{"sequential call", `{"prompt": "hi", "replies": [{"toolCalls": [{"id": "a", "name": "x"}]}], "tools": {"x": {}}, "calls": {"a": {"sequential": true}}}`, "x.json: line 1, column 124: calls.a.sequential: sequential belongs to a tool, not to one call"},
 		{"message without text", `{"prompt": "hi", "steer": [{"at": "turn_end"}]}`, "x.json: line 1, column 28: steer[0].text: missing"},
+		{"follow-up without text", `{"prompt": "hi", "followUp": [{"text": " "}]}`, "x.json: line 1, column 40: followUp[0].text: missing"},
 		{"negative stop", `{"prompt": "hi", "stopAfterTurn": -1}`, "x.json: line 1, column 35: stopAfterTurn: must be 0 (never) or more, not -1"},
 	}
 	for _, tt := range tests {
@@ -79,6 +87,28 @@ func TestScenarioParseErrors(t *testing.T) {
 			assertParseError(t, tt.json, tt.want)
 		})
 	}
+}
+
+// TestEveryFieldAtOnce runs testdata/every-field.json, which sets every
+// field of the format, defaults written out included ("error": "", "panic":
+// "", "terminate": false), and checks when each message enters the history.
+func TestEveryFieldAtOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var stdout, stderr bytes.Buffer
+		require.NoError(t, run(context.Background(), []string{"-scenario", filepath.Join("testdata", "every-field.json")}, &stdout, &stderr))
+		out := stdout.String()
+		for _, line := range []string{
+			"turn 1 · done a lookup ⇒ error: division by zero", // calls.a wins over the tool's result
+			"turn 1 · a reports: 50%",
+			"turn 2 · user: focus on speed", // the steering message, before the next request
+			"turn 3 · user: now summarise",  // the follow-up, once the model stopped
+			"turn 3 · model request failed: scripted model: no reply left for request 3: the script holds 2",
+			"loop ended: 3 turns, stop reason error",
+		} {
+			assert.Contains(t, out, line+"\n")
+		}
+		assert.Empty(t, stderr.String())
+	})
 }
 
 // assertParseError checks that parsing data as x.json fails with want, after
@@ -224,7 +254,7 @@ func TestScenarioAtMustMatchATraceLine(t *testing.T) {
 		{"tool_execution_update a b", `"tool_execution_update a b" is not the start of a trace line of tool_execution_update, which reads "tool_execution_update ID"`},
 		{"tool_execution_end a done", `"tool_execution_end a done" is not the start of a trace line of tool_execution_end, which reads "tool_execution_end ID" or "tool_execution_end ID error: RESULT"`},
 		{"tool_execution_end zz error: x", `"tool_execution_end zz error: x": no reply makes a call with ID "zz"`},
-		{"tool_execution_end a error: two\nlines", `"tool_execution_end a error: two\nlines" is not the start of a trace line of tool_execution_end, which reads "tool_execution_end ID" or "tool_execution_end ID error: RESULT"`},
+		{"tool_execution_end a error: two\nlines", `must be one line: the narrative prints it on one`},
 	}
 	for _, tt := range bad {
 		t.Run(tt.at, func(t *testing.T) {
@@ -353,6 +383,9 @@ func FuzzParseScenario(f *testing.F) {
 		if err != nil {
 			var bad *scenarioError
 			assert.True(t, errors.As(err, &bad), "%v is a scenarioError", err)
+			// The promise of "Strict parsing": one line that names the
+			// file, then where, then the problem.
+			assert.Regexp(t, `\Ascenario fuzz\.json: (line [1-9][0-9]*, column [1-9][0-9]*|file): [^\n]+\z`, err.Error())
 			return
 		}
 		assert.NotEmpty(t, s.Prompt)

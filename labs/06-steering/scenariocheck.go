@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // A checkError is a value that is well typed but makes no sense. It names
@@ -48,11 +50,16 @@ const (
 	callIDRule   = "use 1 to 64 characters from a-z, A-Z, 0-9, _, ., : and -"
 )
 
-// oneLine rejects a text with a line break in it: the narrative prints each
-// text on one line, after the turn it belongs to.
+// oneLine rejects a text that the narrative cannot print on one line as it
+// is: one with a line break or another control character, such as a tab or
+// the escape that starts a terminal's colour codes.
 func oneLine(path jsonPath, text string) error {
 	if strings.ContainsAny(text, "\n\r") {
 		return failAt(path, "must be one line: the narrative prints it on one")
+	}
+	if i := strings.IndexFunc(text, unicode.IsControl); i >= 0 {
+		r, _ := utf8.DecodeRuneInString(text[i:])
+		return failAt(path, "must not hold the control character %U: the narrative prints text as it is", r)
 	}
 	return nil
 }
@@ -163,6 +170,9 @@ func (s *scenario) check() error {
 				return err
 			}
 			if m.At != "" {
+				if err := oneLine(append(where, "at"), m.At); err != nil {
+					return err
+				}
 				if problem := s.checkAt(m.At, callTools); problem != "" {
 					return failAt(append(where, "at"), "%s", problem)
 				}
@@ -215,9 +225,9 @@ func (s *scenario) checkAt(at string, callTools map[string]string) string {
 	words := strings.Split(rest, " ")
 	if name == "tool_execution_end" {
 		// After "error:" comes the result's first line, which may hold
-		// anything but a line break.
+		// spaces.
 		words = strings.SplitN(rest, " ", 3)
-		if len(words) == 3 && words[1] == "error:" && !strings.Contains(words[2], "\n") {
+		if len(words) == 3 && words[1] == "error:" {
 			words = words[:2]
 		}
 	}
@@ -340,14 +350,13 @@ func (b scenarioBehaviour) check(where jsonPath) error {
 			}
 		}
 	}
+	// "" and false are the defaults: a call with "error": "" does not
+	// fail, as if the field were left out.
+	fails, panics := value(b.Error) != "", value(b.Panic) != ""
 	switch {
-	case b.Error != nil && *b.Error == "":
-		return fail("error", "must not be empty: it is the message the model reads")
-	case b.Panic != nil && *b.Panic == "":
-		return fail("panic", "must not be empty: it is the value the tool panics with")
-	case b.Error != nil && b.Panic != nil:
+	case fails && panics:
 		return fail("", "a call either fails (error) or panics (panic), not both")
-	case (b.Error != nil || b.Panic != nil) && (b.Result != nil || b.Terminate != nil):
+	case (fails || panics) && (value(b.Result) != "" || value(b.Terminate)):
 		return fail("", "a call that fails (error) or panics (panic) returns no result and cannot terminate")
 	}
 	return nil

@@ -126,8 +126,21 @@ func TestFakeToolPerCall(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, want, got.Content, id)
 	}
-	_, err := tool.decode(json.RawMessage(`[1]`))
-	assert.EqualError(t, err, "arguments must be a JSON object")
+}
+
+// TestFakeToolTakesAnyObject checks the promise of scenarios/README.md: a
+// fake tool takes any JSON object, even one with a number no float64 holds,
+// and nothing else.
+func TestFakeToolTakesAnyObject(t *testing.T) {
+	tool := fakeTool(nil, "x", behaviour{}, nil, false)
+	for _, args := range []string{`{}`, `{"n":1e999}`, `{"a":[null,{"b":true}]}`} {
+		_, err := tool.decode(json.RawMessage(args))
+		assert.NoError(t, err, args)
+	}
+	for _, args := range []string{`[1]`, `null`, `"x"`, `3`} {
+		_, err := tool.decode(json.RawMessage(args))
+		assert.EqualError(t, err, "arguments must be a JSON object", args)
+	}
 }
 
 func TestFakeToolStopsWhenCancelled(t *testing.T) {
