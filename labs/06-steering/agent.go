@@ -82,9 +82,11 @@ func (a *Agent) Prompt(ctx context.Context, text string, handle func(Event)) err
 }
 
 // Continue runs the loop from the history as it is, with no new prompt: to
-// let queued messages in after a run that a ShouldStopAfterTurn policy
-// ended, or to go on from a history the agent was given. The history must
-// end with a user message or a tool result.
+// let queued messages in after a ShouldStopAfterTurn policy stopped a run
+// after a turn with tool calls, or to go on from a history the agent was
+// given. The history must end with a user message or a tool result, so a
+// run stopped after the model's answer cannot continue: its queued
+// messages wait for the next Prompt.
 func (a *Agent) Continue(ctx context.Context, handle func(Event)) error {
 	return a.run(ctx, nil, handle)
 }

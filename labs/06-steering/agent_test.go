@@ -361,26 +361,74 @@ func TestACutOffReplyRunsNoneOfItsCalls(t *testing.T) {
 }
 
 func TestErrorAndAbortedEndTheRunAfterTurnEnd(t *testing.T) {
-	t.Run("error", func(t *testing.T) {
-		model := fakemodel.Scripted(fakemodel.AssistantMessage{StopReason: fakemodel.StopReasonError, ErrorMessage: "503"})
-		a := NewAgent(AgentOptions{Config: Config{Model: model}})
+	failed := fakemodel.Scripted(fakemodel.AssistantMessage{StopReason: fakemodel.StopReasonError, ErrorMessage: "503"})
+	tests := []struct {
+		name     string
+		model    fakemodel.Model
+		cancelAt string // the trace line at which the user presses Ctrl-C
+		want     StopReason
+	}{
+		{"error", failed, "", ModelError},
+		{"aborted", fakemodel.Researcher("search"), "message_start assistant", Aborted},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var log []string
+			hook := func(name string) { log = append(log, name) }
+			cfg := Config{
+				Model: tt.model,
+				Tools: []Tool{search(false)},
+				PrepareNextTurn: func(context.Context, TurnContext) NextTurn {
+					hook("PrepareNextTurn")
+					return NextTurn{}
+				},
+				ShouldStopAfterTurn: func(context.Context, TurnContext) bool {
+					hook("ShouldStopAfterTurn")
+					return false
+				},
+				GetSteeringMessages: func() []fakemodel.Message {
+					hook("GetSteeringMessages")
+					return nil
+				},
+				GetFollowUpMessages: func() []fakemodel.Message {
+					hook("GetFollowUpMessages")
+					return nil
+				},
+			}
+			var events []Event
+			for ev := range runLoop(ctx, cfg, nil, []fakemodel.Message{user("go")}) {
+				events = append(events, ev)
+				line := traceLine(ev)
+				if strings.HasPrefix(line, "turn_") || strings.HasPrefix(line, "agent_") {
+					log = append(log, line)
+				}
+				if line == tt.cancelAt {
+					cancel()
+				}
+			}
+			want := []string{
+				"agent_start", "turn_start", "GetSteeringMessages",
+				"turn_end results=0", "agent_end messages=2", // no hook, no poll after turn_end
+			}
+			assert.Empty(t, cmp.Diff(want, log), "(-want +got)")
+			assert.Equal(t, tt.want, summarize(events).stopReason())
+		})
+	}
+	t.Run("the queues keep their messages", func(t *testing.T) {
+		a := NewAgent(AgentOptions{Config: Config{Model: failed}})
 		a.FollowUp(user("Are you there?"))
-		events := collect(t, a, "go")
-		assert.Equal(t, []string{"message_end assistant", "turn_end results=0", "agent_end messages=2"}, trace(events)[len(events)-3:])
-		assert.Equal(t, ModelError, summarize(events).stopReason())
-		_, followUp := a.Queued()
-		assert.Len(t, followUp, 1, "a failed run takes no follow-up")
-	})
-	t.Run("aborted", func(t *testing.T) {
-		ctx, cancel := context.WithCancel(context.Background())
-		a := researcher()
-		var events []Event
-		require.NoError(t, a.Prompt(ctx, "go", func(ev Event) {
-			events = append(events, ev)
-			cancel()
+		steered := false
+		require.NoError(t, a.Prompt(context.Background(), "go", func(ev Event) {
+			if traceLine(ev) == "message_start assistant" && !steered {
+				steered = true
+				a.Steer(user("Hurry.")) // after the first poll
+			}
 		}))
-		assert.Equal(t, []string{"message_end assistant", "turn_end results=0", "agent_end messages=2"}, trace(events)[len(events)-3:])
-		assert.Equal(t, Aborted, summarize(events).stopReason())
+		steering, followUp := a.Queued()
+		assert.Len(t, steering, 1, "a failed run takes no steering message")
+		assert.Len(t, followUp, 1, "a failed run takes no follow-up")
 	})
 }
 
@@ -475,13 +523,67 @@ func TestARunWhileRunningIsRefused(t *testing.T) {
 func TestMaxTurnsIsAStopPolicy(t *testing.T) {
 	again := reply("Again.", call("x", "search", `{}`))
 	a := NewAgent(AgentOptions{Config: Config{
-		Model:               fakemodel.Scripted(again, again, again, again, again),
+		Model:               fakemodel.Scripted(again, again, again, again, again, again),
 		Tools:               []Tool{search(false)},
 		ShouldStopAfterTurn: maxTurns(3),
 	}})
 	sum := summarize(collect(t, a, "go"))
 	assert.Equal(t, 3, sum.turns)
 	assert.Len(t, sum.added, 7)
+
+	// The history ends with a tool result, so the run can go on, and the
+	// policy counts only the new run's turns: a fresh budget of 3.
+	var events []Event
+	require.NoError(t, a.Continue(context.Background(), func(ev Event) { events = append(events, ev) }))
+	sum = summarize(events)
+	assert.Equal(t, 3, sum.turns, "Continue gets 3 turns of its own")
+	assert.Len(t, sum.added, 6, "a reply and a result per turn, and no prompt")
+	assert.Len(t, a.Messages(), 13)
+}
+
+// TestTurnContextHoldsTheWholeHistoryAndTheRunsMessages checks what the
+// hooks after a turn read: Messages is the whole history, NewMessages what
+// this run added to it.
+func TestTurnContextHoldsTheWholeHistoryAndTheRunsMessages(t *testing.T) {
+	var seen []TurnContext
+	a := NewAgent(AgentOptions{
+		Config: Config{
+			// The script's first reply is the one the history holds.
+			Model: fakemodel.Scripted(reply("Noted."), reply("Done.")),
+			ShouldStopAfterTurn: func(_ context.Context, tc TurnContext) bool {
+				seen = append(seen, tc)
+				return false
+			},
+		},
+		History: []fakemodel.Message{user("earlier"), reply("Noted.")},
+	})
+	collect(t, a, "now")
+	require.Len(t, seen, 1)
+	assert.Equal(t, []fakemodel.Message{user("now"), seen[0].Message}, seen[0].NewMessages)
+	assert.Len(t, seen[0].Messages, 4)
+	assert.Equal(t, user("earlier"), seen[0].Messages[0])
+}
+
+// TestTransformContextRunsBeforeTheReplyStarts follows Pi's
+// streamAssistantResponse: transform the context, then ask the model.
+func TestTransformContextRunsBeforeTheReplyStarts(t *testing.T) {
+	var got []string
+	cfg := Config{
+		Model: fakemodel.Scripted(reply("Done.")),
+		TransformContext: func(_ context.Context, messages []fakemodel.Message) ([]fakemodel.Message, error) {
+			got = append(got, "TransformContext")
+			return messages, nil
+		},
+	}
+	for ev := range runLoop(context.Background(), cfg, nil, []fakemodel.Message{user("go")}) {
+		got = append(got, traceLine(ev))
+	}
+	assert.Equal(t, []string{
+		"agent_start", "turn_start", "message_start user", "message_end user",
+		"TransformContext",
+		"message_start assistant", "message_update assistant", "message_end assistant",
+		"turn_end results=0", "agent_end messages=2",
+	}, got)
 }
 
 func TestTransformContextCannotChangeTheHistory(t *testing.T) {

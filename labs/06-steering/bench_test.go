@@ -25,42 +25,66 @@ func (again) Reply(ctx context.Context, req fakemodel.Request) (fakemodel.Assist
 	}, nil
 }
 
-// BenchmarkTurn measures the final loop's own cost per turn: one Prompt of
-// b.N turns, through the Agent, its queues and its hooks, with a model and a
-// tool that return at once. The agent starts with a history of 10 or of
-// 10,000 messages, and each turn adds 2 more (the reply and its tool
-// result), so over the run the history grows far beyond either: the cost
-// per turn must stay the same anyway. The one cost that does depend on the
-// history's length is per run, not per turn: a run's first append copies the
-// history, as Pi's runAgentLoop copies it ([...context.messages]). Over b.N
-// turns it is too small to show.
+// BenchmarkTurn measures the final loop's own cost per turn, through the
+// Agent, its queues and its hooks, with a model and a tool that return at
+// once. One op is one turn. The turns run as Prompts of turnsPerRun turns
+// each, every one from a fresh agent whose history holds 10 or 10,000
+// messages; a run adds 2 messages per turn, so the history stays close to
+// its size. The cost per turn must not depend on it.
+//
+// The timer runs from the prompt's message_end to agent_end. It stops while
+// a run starts, because starting is a cost per run, not per turn: the run's
+// first append copies the history, as Pi's runAgentLoop copies it
+// ([...context.messages]), and that copy does grow with the history.
 //
 //	go test ./labs/06-steering -run '^$' -bench Turn -benchmem
 func BenchmarkTurn(b *testing.B) {
+	const turnsPerRun = 100
 	for _, size := range []int{10, 10_000} {
-		b.Run(fmt.Sprintf("start=%d", size), func(b *testing.B) {
+		b.Run(fmt.Sprintf("history=%d", size), func(b *testing.B) {
 			history := make([]fakemodel.Message, size)
 			for i := range history {
 				history[i] = fakemodel.UserMessage{Text: "earlier"}
 			}
-			turns := 0
-			a := NewAgent(AgentOptions{
-				Config: Config{
-					Model: again{},
-					Tools: []Tool{fakeTool(nil, "now", behaviour{Result: "ok"}, nil, false)},
-					// A counter, not maxTurns: maxTurns reads the run's
-					// messages, and this run grows to b.N turns.
-					ShouldStopAfterTurn: func(context.Context, TurnContext) bool {
-						turns++
-						return turns >= b.N
-					},
-				},
-				History: history,
-			})
 			b.ReportAllocs()
+			b.StopTimer()
 			b.ResetTimer()
-			if err := a.Prompt(context.Background(), "go", func(Event) {}); err != nil {
-				b.Fatal(err)
+			for done := 0; done < b.N; {
+				n := min(turnsPerRun, b.N-done)
+				turns := 0
+				a := NewAgent(AgentOptions{
+					Config: Config{
+						Model: again{},
+						Tools: []Tool{fakeTool(nil, "now", behaviour{Result: "ok"}, nil, false)},
+						// A counter, not maxTurns: maxTurns reads
+						// the run's messages.
+						ShouldStopAfterTurn: func(context.Context, TurnContext) bool {
+							turns++
+							return turns >= n
+						},
+					},
+					// runLoop clips it, so no run writes into it.
+					History: history,
+				})
+				timing := false
+				err := a.Prompt(context.Background(), "go", func(ev Event) {
+					switch ev.(type) {
+					case MessageEnd:
+						if !timing {
+							timing = true
+							b.StartTimer()
+						}
+					case AgentEnd:
+						b.StopTimer()
+					}
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if turns != n {
+					b.Fatalf("the run took %d turns, not %d", turns, n)
+				}
+				done += n
 			}
 		})
 	}

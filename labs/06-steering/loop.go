@@ -32,7 +32,10 @@ type Config struct {
 	// safe for concurrent use.
 	AfterToolCall func(ctx context.Context, c AfterToolCallContext) (AfterToolCallResult, error)
 	// TransformContext, if set, changes what the model is shown, for
-	// example only the last messages. The history itself stays whole.
+	// example only the last messages. It gets a copy of the history's
+	// slice, so the history keeps its messages and their order; the
+	// messages share their tool calls with the history, so it must not
+	// write into those.
 	TransformContext func(ctx context.Context, messages []fakemodel.Message) ([]fakemodel.Message, error)
 	// PrepareNextTurn, if set, runs after every turn_end and may swap the
 	// model for the next request.
@@ -270,16 +273,17 @@ func poll(get func() []fakemodel.Message) []fakemodel.Message {
 // stop reason error, a cancelled one a reply with stop reason aborted. Its
 // only error is errStopped.
 func (r *runState) streamAssistantResponse() (fakemodel.AssistantMessage, error) {
-	if err := r.emit(MessageStart{Message: fakemodel.AssistantMessage{}}); err != nil {
-		return fakemodel.AssistantMessage{}, err
-	}
-	// Clip, so that a model that appends to the slice cannot overwrite the
-	// history. The transform gets a copy: whatever it does to its argument,
-	// the history stays whole. It reads the whole history anyway.
+	// Like Pi, transform first, then start the reply. Clip, so that a model
+	// that appends to the slice cannot overwrite the history. The transform
+	// gets a copy: whatever it does to its slice, the history keeps its
+	// messages in their order. It reads the whole history anyway.
 	shown := slices.Clip(r.history)
 	var err error
 	if r.cfg.TransformContext != nil {
 		shown, err = r.cfg.TransformContext(r.ctx, slices.Clone(r.history))
+	}
+	if err := r.emit(MessageStart{Message: fakemodel.AssistantMessage{}}); err != nil {
+		return fakemodel.AssistantMessage{}, err
 	}
 	var reply fakemodel.AssistantMessage
 	var stopped error

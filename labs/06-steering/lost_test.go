@@ -27,7 +27,9 @@ import (
 //
 // The sessions run in synctest bubbles: the tools and the senders sleep for
 // random lengths of fake time, so each seed gives another interleaving, and
-// no test waits for real time.
+// no test waits for real time. A seed fixes the random choices, not the
+// order of goroutines that wake at the same fake moment, so a failing
+// session may pass when run again; 200 of them catch what one would miss.
 func TestNothingIsLost(t *testing.T) {
 	for seed := range uint64(200) {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
