@@ -27,8 +27,8 @@ type MismatchError struct {
 	// Diff is a line diff of the two, "-" for the golden file and "+" for
 	// the output.
 	Diff string
-	// GotPath is where the output was written, relative to the repository
-	// root.
+	// GotPath is where the output was written and WantPath is the golden
+	// file, both relative to the repository root.
 	GotPath, WantPath string
 }
 

@@ -25,6 +25,7 @@ func Build(dir, lab string) (string, error) {
 
 // A Result is what one run of a program printed and how it exited.
 type Result struct {
+	// Stdout and Stderr are what the program wrote to each.
 	Stdout, Stderr []byte
 	// ExitCode is the program's exit status.
 	ExitCode int

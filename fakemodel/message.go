@@ -25,13 +25,16 @@ type Message interface {
 // A UserMessage is text from the person using the agent: the first prompt,
 // and in the later labs a steering or follow-up message.
 type UserMessage struct {
+	// Text is what the person typed.
 	Text string
 }
 
 // An AssistantMessage is one reply of the model. It holds text for the user,
 // the tool calls the model asks for, or both.
 type AssistantMessage struct {
-	Text      string
+	// Text is what the model says to the user; it may be empty.
+	Text string
+	// ToolCalls are the tools the model asks for, in its order.
 	ToolCalls []ToolCall
 	// StopReason says why the model stopped writing this reply.
 	StopReason StopReason
@@ -45,8 +48,11 @@ type AssistantMessage struct {
 type ToolResultMessage struct {
 	// ToolCallID is the ID of the call this message answers.
 	ToolCallID string
-	ToolName   string
-	Content    string
+	// ToolName is the name of the tool the call asked for.
+	ToolName string
+	// Content is the text the model reads: the tool's output, or what
+	// went wrong.
+	Content string
 	// IsError marks a result that reports a failure, so the model can tell
 	// "the answer is 0" from "the tool failed".
 	IsError bool
@@ -69,7 +75,9 @@ func (ToolResultMessage) isMessage() {}
 // anything itself: it only names the tool and writes its arguments.
 type ToolCall struct {
 	// ID pairs the call with the ToolResultMessage that answers it.
-	ID   string
+	ID string
+	// Name is the tool the model asks for. Nothing guarantees that a tool
+	// of that name exists.
 	Name string
 	// Arguments is the JSON the model wrote. Nothing guarantees that it is
 	// valid JSON, let alone the arguments the tool expects.
@@ -98,7 +106,10 @@ const (
 // JSON Schema of its arguments. It is what a provider's API receives in the
 // "tools" field of a request; the code that runs the tool stays with you.
 type ToolSpec struct {
-	Name        string
+	// Name is what the model writes in a ToolCall to ask for the tool.
+	Name string
+	// Description tells the model what the tool is for.
 	Description string
-	Parameters  json.RawMessage
+	// Parameters is the JSON Schema of the tool's arguments.
+	Parameters json.RawMessage
 }

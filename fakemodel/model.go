@@ -21,8 +21,10 @@ type Model interface {
 // A Request is what a loop sends to a model: the whole history, because a
 // model remembers nothing between requests, and the tools it may ask for.
 type Request struct {
+	// Messages is the history, oldest first.
 	Messages []Message
-	Tools    []ToolSpec
+	// Tools describes the tools the model may ask for.
+	Tools []ToolSpec
 	// OnText, if not nil, receives the reply's text in chunks, the way a
 	// streaming API delivers it, before Reply returns. Reply calls it on the
 	// goroutine that called Reply. Joined, the chunks are the reply's Text.

@@ -66,3 +66,27 @@ func exitStatus(err error, stderr io.Writer) int {
 		return 1
 	}
 }
+
+// A checkedWriter passes writes on to w and keeps the first error. Output
+// that is lost, to a full disk for instance, must not end with status 0.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+// Write writes p to w, unless an earlier write failed.
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	c.err = err
+	return n, err
+}
+
+// report makes a failed write run's error, unless run failed already.
+func (c *checkedWriter) report(err *error) {
+	if c.err != nil && (*err == nil || errors.Is(*err, flag.ErrHelp)) {
+		*err = fmt.Errorf("write output: %w", c.err)
+	}
+}

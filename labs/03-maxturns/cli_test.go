@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"testing"
+	"testing/synctest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -57,3 +59,21 @@ func TestExitStatusReportsOtherErrors(t *testing.T) {
 	assert.Equal(t, "error: "+assert.AnError.Error()+"\n", stderr.String())
 	assert.Equal(t, 0, exitStatus(nil, &stderr))
 }
+
+// TestLostOutputIsAnError runs the lab, and its help, with a standard output
+// that fails, as a full disk does: the run must not end with status 0.
+func TestLostOutputIsAnError(t *testing.T) {
+	for _, args := range [][]string{nil, {"-h"}} {
+		synctest.Test(t, func(t *testing.T) {
+			var stderr bytes.Buffer
+			err := run(context.Background(), args, fullDisk{}, &stderr)
+			require.ErrorContains(t, err, "write output: no space left on device", "%v", args)
+			assert.Equal(t, 1, exitStatus(err, &stderr))
+		})
+	}
+}
+
+// fullDisk is a writer that fails every write.
+type fullDisk struct{}
+
+func (fullDisk) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }

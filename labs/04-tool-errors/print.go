@@ -115,14 +115,6 @@ func (p *printer) answer(res Result) {
 	fmt.Fprintf(p.w, "%s %s\n", p.label.Sprint("answer:"), text)
 }
 
-// count writes n and a noun, in the plural unless n is 1.
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
-
 // resultFor finds the tool result that answers the call with this ID.
 func resultFor(history []fakemodel.Message, id string) (fakemodel.ToolResultMessage, bool) {
 	for _, m := range history {
@@ -170,4 +162,12 @@ func roleList(messages []fakemodel.Message) string {
 		i += n
 	}
 	return strings.Join(roles, ", ")
+}
+
+// count writes n and a noun, in the plural unless n is 1.
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -31,6 +31,15 @@ func TestProgram(t *testing.T) {
 		assert.Contains(t, string(res.Stderr), "Usage:")
 		assert.Empty(t, res.Stdout)
 	})
+	t.Run("impossible -max-turns", func(t *testing.T) {
+		for _, n := range []string{"0", "-1", "1001", "abc"} {
+			res, err := expected.Run(bin, "-max-turns", n)
+			require.NoError(t, err)
+			assert.Equal(t, 2, res.ExitCode, n)
+			assert.Contains(t, string(res.Stderr), `invalid value "`+n+`" for flag -max-turns`)
+			assert.Empty(t, res.Stdout, "nothing runs")
+		}
+	})
 	t.Run("help", func(t *testing.T) {
 		res, err := expected.Run(bin, "-h")
 		require.NoError(t, err)

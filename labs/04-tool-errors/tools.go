@@ -12,6 +12,7 @@ import (
 // A Tool is code the model may ask the loop to run: the description the
 // model reads, and the code behind it. Build one with newTool.
 type Tool struct {
+	// Spec is what the model reads about the tool.
 	Spec fakemodel.ToolSpec
 	// decode checks the arguments the model wrote and turns them into the
 	// typed value run expects.

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -63,6 +65,9 @@ func decodeArgs[A any](raw json.RawMessage) (A, error) {
 	if err := json.Unmarshal(raw, &args); err != nil {
 		var wrongType *json.UnmarshalTypeError
 		if errors.As(err, &wrongType) {
+			if n, ok := strings.CutPrefix(wrongType.Value, "number "); ok {
+				return args, fmt.Errorf("field %q %s", wrongType.Field, numberProblem(n, wrongType.Type))
+			}
 			return args, fmt.Errorf("field %q must be %s, not %s", wrongType.Field, jsonType(wrongType.Type), jsonValue(wrongType.Value))
 		}
 		return args, err
@@ -122,12 +127,33 @@ func jsonType(t reflect.Type) string {
 	}
 }
 
-// jsonValue names the JSON value that encoding/json describes as v: a type
-// ("string"), or a number that does not fit ("number 2.5").
-func jsonValue(v string) string {
-	if n, ok := strings.CutPrefix(v, "number "); ok {
-		return n
+// numberProblem says why the JSON number n does not fit the Go type t: it
+// is too large, or it is not written as a whole number (2.5, 1e3, 1.0).
+func numberProblem(n string, t reflect.Type) string {
+	x, err := strconv.ParseFloat(n, 64)
+	whole := err == nil && x == math.Trunc(x)
+	switch {
+	case err != nil, whole && isInt(t) && math.Abs(x) >= 1<<63:
+		return "is out of range: " + n
+	case whole && isInt(t):
+		return "must be a whole number without a fraction or exponent, not " + n
 	}
+	return fmt.Sprintf("must be %s, not %s", jsonType(t), n)
+}
+
+// isInt reports whether t is one of Go's integer types.
+func isInt(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return true
+	}
+	return false
+}
+
+// jsonValue names the JSON value that encoding/json describes as v, a type
+// such as "string".
+func jsonValue(v string) string {
 	switch v {
 	case "array", "object":
 		return "an " + v

@@ -19,6 +19,7 @@ type AgentStart struct{}
 // AgentEnd closes a run. Messages are the messages the run added to the
 // history, its prompt included.
 type AgentEnd struct {
+	// Messages are the run's new messages, oldest first.
 	Messages []fakemodel.Message
 }
 
@@ -28,49 +29,60 @@ type TurnStart struct{}
 // TurnEnd closes a turn. ToolResults answer Message's tool calls, in the
 // order of the calls.
 type TurnEnd struct {
-	Message     fakemodel.AssistantMessage
+	// Message is the turn's reply.
+	Message fakemodel.AssistantMessage
+	// ToolResults are the results of its tool calls.
 	ToolResults []fakemodel.ToolResultMessage
 }
 
 // MessageStart announces a message. For an assistant message it comes before
 // the reply exists, and Message is empty.
 type MessageStart struct {
+	// Message is the message that starts.
 	Message fakemodel.Message
 }
 
 // MessageUpdate carries one chunk of an assistant reply as it streams in.
 // Message is the reply so far.
 type MessageUpdate struct {
+	// Message is the reply so far.
 	Message fakemodel.AssistantMessage
-	Delta   string
+	// Delta is the chunk that just arrived.
+	Delta string
 }
 
 // MessageEnd delivers a complete message.
 type MessageEnd struct {
+	// Message is the complete message.
 	Message fakemodel.Message
 }
 
 // ToolExecutionStart announces that the loop begins to handle a tool call.
 type ToolExecutionStart struct {
-	ToolCallID string
-	ToolName   string
-	Args       json.RawMessage
+	// ToolCallID, ToolName and Args are the call's, as the model wrote
+	// them.
+	ToolCallID, ToolName string
+	Args                 json.RawMessage
 }
 
 // ToolExecutionUpdate carries progress that a running tool reported.
 type ToolExecutionUpdate struct {
-	ToolCallID    string
-	ToolName      string
-	Args          json.RawMessage
+	// ToolCallID, ToolName and Args are the call's, as the model wrote
+	// them.
+	ToolCallID, ToolName string
+	Args                 json.RawMessage
+	// PartialResult is the progress note the tool reported.
 	PartialResult string
 }
 
 // ToolExecutionEnd delivers a tool call's final result.
 type ToolExecutionEnd struct {
-	ToolCallID string
-	ToolName   string
-	Result     string
-	IsError    bool
+	// ToolCallID and ToolName are the call's.
+	ToolCallID, ToolName string
+	// Result is the text the model will read, and IsError marks it as a
+	// failure.
+	Result  string
+	IsError bool
 }
 
 func (AgentStart) isEvent()          {}

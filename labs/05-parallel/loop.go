@@ -16,7 +16,9 @@ import (
 // hook's panic is not recovered: a hook is the application's own code, and a
 // panic there is a bug to fix, not input to survive.
 type Config struct {
+	// Model is asked for every reply.
 	Model fakemodel.Model
+	// Tools are the tools the model may ask for.
 	Tools []Tool
 	// MaxTurns ends the run after this many turns; 0 means no limit. Pi's
 	// loop has no such limit: it is the workbook's guard from lab 03.
@@ -36,8 +38,10 @@ type Config struct {
 
 // BeforeToolCallContext is what BeforeToolCall sees.
 type BeforeToolCallContext struct {
+	// AssistantMessage is the reply that made the call.
 	AssistantMessage fakemodel.AssistantMessage
-	ToolCall         fakemodel.ToolCall
+	// ToolCall is the call, as the model wrote it.
+	ToolCall fakemodel.ToolCall
 	// Args are the decoded and checked arguments.
 	Args any
 }
@@ -46,23 +50,28 @@ type BeforeToolCallContext struct {
 type BeforeToolCallResult struct {
 	// Block stops the call: it gets an error result with Reason, or
 	// "Tool execution was blocked" if Reason is empty.
-	Block  bool
+	Block bool
+	// Reason is the blocked call's result, which the model reads.
 	Reason string
 }
 
 // AfterToolCallContext is what AfterToolCall sees.
 type AfterToolCallContext struct {
+	// AssistantMessage, ToolCall and Args are as BeforeToolCall saw them.
 	AssistantMessage fakemodel.AssistantMessage
 	ToolCall         fakemodel.ToolCall
 	Args             any
-	Result           string
-	IsError          bool
+	// Result and IsError are what the tool returned.
+	Result  string
+	IsError bool
 }
 
 // AfterToolCallResult overrides a result field by field: a nil field keeps
 // what the tool returned.
 type AfterToolCallResult struct {
+	// Content, if not nil, replaces the result's text.
 	Content *string
+	// IsError, if not nil, replaces its error flag.
 	IsError *bool
 }
 

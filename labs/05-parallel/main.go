@@ -40,7 +40,10 @@ func main() {
 var errInterrupted = errors.New("interrupted: Ctrl-C cancelled the run")
 
 // run is the whole program: main only turns its error into an exit status.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
+	out := &checkedWriter{w: stdout}
+	defer out.report(&err)
+	stdout = out
 	opts := options{maxTurns: 3}
 	if err := parse(newFlagSet(&opts), args, stdout, stderr); err != nil {
 		return err

@@ -11,6 +11,7 @@ import (
 // A Tool is code the model may ask the loop to run: the description the
 // model reads, and the code behind it. Build one with newTool.
 type Tool struct {
+	// Spec is what the model reads about the tool.
 	Spec fakemodel.ToolSpec
 	// Sequential marks a tool that must not run alongside others, such as
 	// one that writes a file others may read. A batch with such a call runs

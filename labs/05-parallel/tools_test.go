@@ -119,8 +119,6 @@ func TestSchemasMatchTheArguments(t *testing.T) {
 	}
 }
 
-// FuzzDecodeArguments feeds the write tool any bytes as arguments: each input
-// is either accepted or refused with an error, and nothing panics.
 // numbers are arguments of a kind no tool of this lab takes: decodeArgs is
 // the same as lab 04's, and these cases keep its numbers and lists checked.
 type numbers struct {
@@ -131,7 +129,7 @@ type numbers struct {
 func TestDecodeArgsNumbersAndLists(t *testing.T) {
 	checkDecodeArgs[numbers](t, []decodeCase{
 		{args: `{"n":1,"list":[1,2]}`},
-		{args: `{"n":1e400,"list":[1]}`, err: `field "n" must be a number, not 1e400`},
+		{args: `{"n":1e400,"list":[1]}`, err: `field "n" is out of range: 1e400`},
 		{args: `{"n":1,"list":[1,null]}`, err: `field "list" must not contain null`},
 		{args: `{"n":1,"list":null}`, err: `field "list" must be an array, not null`},
 	})

@@ -17,7 +17,9 @@ import (
 // hook's panic is not recovered: a hook is the application's own code, and a
 // panic there is a bug to fix, not input to survive.
 type Config struct {
+	// Model is asked for every reply.
 	Model fakemodel.Model
+	// Tools are the tools the model may ask for.
 	Tools []Tool
 	// Sequential runs every batch of tool calls one call at a time, like
 	// Pi's toolExecution: "sequential". Without it, a batch runs in
@@ -55,8 +57,10 @@ type Config struct {
 
 // BeforeToolCallContext is what BeforeToolCall sees.
 type BeforeToolCallContext struct {
+	// AssistantMessage is the reply that made the call.
 	AssistantMessage fakemodel.AssistantMessage
-	ToolCall         fakemodel.ToolCall
+	// ToolCall is the call, as the model wrote it.
+	ToolCall fakemodel.ToolCall
 	// Args are the decoded and checked arguments.
 	Args any
 }
@@ -65,7 +69,8 @@ type BeforeToolCallContext struct {
 type BeforeToolCallResult struct {
 	// Block stops the call: it gets an error result with Reason, or
 	// "Tool execution was blocked" if Reason is empty.
-	Block  bool
+	Block bool
+	// Reason is the blocked call's result, which the model reads.
 	Reason string
 	// Terminate, with Block, marks the blocked call's result as asking
 	// the run to stop.
@@ -74,26 +79,33 @@ type BeforeToolCallResult struct {
 
 // AfterToolCallContext is what AfterToolCall sees.
 type AfterToolCallContext struct {
+	// AssistantMessage, ToolCall and Args are as BeforeToolCall saw them.
 	AssistantMessage fakemodel.AssistantMessage
 	ToolCall         fakemodel.ToolCall
 	Args             any
-	Result           string
-	IsError          bool
-	Terminate        bool
+	// Result, IsError and Terminate are what the tool returned.
+	Result    string
+	IsError   bool
+	Terminate bool
 }
 
 // AfterToolCallResult overrides a result field by field: a nil field keeps
 // what the tool returned.
 type AfterToolCallResult struct {
-	Content   *string
-	IsError   *bool
+	// Content, if not nil, replaces the result's text.
+	Content *string
+	// IsError, if not nil, replaces its error flag.
+	IsError *bool
+	// Terminate, if not nil, replaces its terminate flag.
 	Terminate *bool
 }
 
 // TurnContext is what PrepareNextTurn and ShouldStopAfterTurn see of the
 // turn that just ended.
 type TurnContext struct {
-	Message     fakemodel.AssistantMessage
+	// Message is the turn's reply.
+	Message fakemodel.AssistantMessage
+	// ToolResults are the results of its tool calls.
 	ToolResults []fakemodel.ToolResultMessage
 	// Messages is the history after the turn; NewMessages is the part of it
 	// this run added.
@@ -102,6 +114,7 @@ type TurnContext struct {
 
 // NextTurn is PrepareNextTurn's decision: a nil field keeps what was there.
 type NextTurn struct {
+	// Model, if not nil, answers from the next request on.
 	Model fakemodel.Model
 }
 

@@ -39,6 +39,15 @@ func TestProgram(t *testing.T) {
 		assert.Contains(t, string(res.Stderr), "Usage:")
 		assert.Empty(t, res.Stdout)
 	})
+	t.Run("impossible -queue-mode", func(t *testing.T) {
+		for _, mode := range []string{"", "some", "ALL"} {
+			res, err := expected.Run(bin, "-queue-mode", mode)
+			require.NoError(t, err)
+			assert.Equal(t, 2, res.ExitCode, mode)
+			assert.Contains(t, string(res.Stderr), `invalid value "`+mode+`" for flag -queue-mode`)
+			assert.Empty(t, res.Stdout, "nothing runs")
+		}
+	})
 	t.Run("help", func(t *testing.T) {
 		res, err := expected.Run(bin, "-h")
 		require.NoError(t, err)

@@ -162,8 +162,8 @@ func parseScenario(file string, data []byte) (scenario, error) {
 		if n, ok := byOffset[wrongType.Offset]; ok {
 			what, at = n.path().what(), n.start
 		}
-		if n, ok := strings.CutPrefix(wrongType.Value, "number "); ok && wholeNumber(strings.TrimPrefix(n, "-")) {
-			return fail(at, "%s is out of range: %s", what, n)
+		if n, ok := strings.CutPrefix(wrongType.Value, "number "); ok {
+			return fail(at, "%s %s", what, numberProblem(n, wrongType.Type))
 		}
 		return fail(at, "%s must be %s, not %s", what, jsonType(wrongType.Type), jsonValue(wrongType.Value))
 	}

@@ -69,6 +69,8 @@ func TestScenarioParseErrors(t *testing.T) {
 		{"a null character in an update", `{"prompt": "hi", "tools": {"x": {"updates": ["a\u0000"]}}}`, "x.json: line 1, column 46: tools.x.updates[0]: must not hold the control character U+0000: the narrative prints text as it is"},
 		{"a tab in an at", `{"prompt": "hi", "steer": [{"text": "s", "at": "turn_end\tresults=0"}]}`, "x.json: line 1, column 48: steer[0].at: must not hold the control character U+0009: the narrative prints text as it is"},
 		{"a number too large", `{"prompt": "hi", "tools": {"x": {"durationMs": 9223372036854775808}}}`, "x.json: line 1, column 48: field tools.x.durationMs is out of range: 9223372036854775808"},
+		{"a whole number with an exponent", `{"prompt": "hi", "tools": {"x": {"durationMs": 1e3}}}`, "x.json: line 1, column 48: field tools.x.durationMs must be a whole number without a fraction or exponent, not 1e3"},
+		{"a negative number too large", `{"prompt": "hi", "stopAfterTurn": -1e30}`, "x.json: line 1, column 35: field stopAfterTurn is out of range: -1e30"},
 		{"an at that ends with a space", `{"prompt": "hi", "replies": [{"text": "x", "toolCalls": [{"id": "a", "name": "x"}]}], "tools": {"x": {}}, "steer": [{"text": "s", "at": "tool_execution_end a error: "}]}`, `x.json: line 1, column 137: steer[0].at: "tool_execution_end a error: ": separate words with one space, with none at the start or end`},
 		{"empty toolExecution", `{"prompt": "hi", "toolExecution": ""}`, `x.json: line 1, column 35: toolExecution: must be parallel or sequential, not ""`},
 		{"empty queueMode", `{"prompt": "hi", "queueMode": ""}`, `x.json: line 1, column 31: queueMode: must be one-at-a-time or all, not ""`},

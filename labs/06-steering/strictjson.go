@@ -116,6 +116,7 @@ type jsonError struct {
 	problem string
 }
 
+// Error returns the problem; parseScenario adds the line and column.
 func (e *jsonError) Error() string { return e.problem }
 
 // A jsonWalk walks a JSON document alongside a Go type.

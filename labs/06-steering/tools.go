@@ -12,6 +12,7 @@ import (
 // model reads, and the code behind it. Build one with newTool, or with
 // fakeTool for a tool whose behaviour is data.
 type Tool struct {
+	// Spec is what the model reads about the tool.
 	Spec fakemodel.ToolSpec
 	// Sequential marks a tool that must not run alongside others, such as
 	// one that writes a file others may read. A batch with such a call runs

@@ -55,7 +55,7 @@ type numbers struct {
 func TestDecodeArgsNumbersAndLists(t *testing.T) {
 	checkDecodeArgs[numbers](t, []decodeCase{
 		{args: `{"n":1,"list":[1,2]}`},
-		{args: `{"n":1e400,"list":[1]}`, err: `field "n" must be a number, not 1e400`},
+		{args: `{"n":1e400,"list":[1]}`, err: `field "n" is out of range: 1e400`},
 		{args: `{"n":1,"list":[1,null]}`, err: `field "list" must not contain null`},
 		{args: `{"n":1,"list":null}`, err: `field "list" must be an array, not null`},
 	})

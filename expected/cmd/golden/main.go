@@ -46,6 +46,7 @@ func main() {
 // with status 2, as a bad flag does.
 type usageError struct{ msg string }
 
+// Error returns the message.
 func (e usageError) Error() string { return e.msg }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
