@@ -38,10 +38,14 @@ func newPrinter(w io.Writer) *printer {
 	}
 }
 
-// colorful reports whether w is a terminal that may receive colour.
+// colorful reports whether w is a terminal that may receive colour. It
+// looks through the checkedWriter that run wraps standard output in.
 func colorful(w io.Writer) bool {
 	if os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
 		return false
+	}
+	if c, ok := w.(*checkedWriter); ok {
+		w = c.w
 	}
 	f, ok := w.(*os.File)
 	if !ok {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
 	"testing"
 	"testing/synctest"
 
@@ -77,3 +78,22 @@ func TestLostOutputIsAnError(t *testing.T) {
 type fullDisk struct{}
 
 func (fullDisk) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// TestColourOnlyOnATerminal checks colorful with the null device, which is
+// a character device as a terminal is, also inside the checkedWriter that
+// run wraps standard output in.
+func TestColourOnlyOnATerminal(t *testing.T) {
+	device, err := os.Open(os.DevNull)
+	require.NoError(t, err)
+	defer device.Close()
+	if info, err := device.Stat(); err != nil || info.Mode()&os.ModeCharDevice == 0 {
+		t.Skip("the null device is not a character device here")
+	}
+	t.Setenv("NO_COLOR", "")
+	t.Setenv("TERM", "xterm")
+	assert.True(t, colorful(device))
+	assert.True(t, colorful(&checkedWriter{w: device}), "run's wrapper hides no terminal")
+	assert.False(t, colorful(&bytes.Buffer{}), "a pipe or a buffer gets plain text")
+	t.Setenv("NO_COLOR", "1")
+	assert.False(t, colorful(&checkedWriter{w: device}), "NO_COLOR turns colour off")
+}

@@ -46,7 +46,7 @@ func TestExecute(t *testing.T) {
 		{name: "name in another case", tool: "calculate", args: `{"op":"add","a":1,"b":2,"A":5}`, want: validation + `unknown field "A". Received arguments: {"op":"add","a":1,"b":2,"A":5}`, isError: true},
 		{name: "only names in another case", tool: "calculate", args: `{"Op":"add","A":1,"B":2}`, want: validation + `unknown field "A". Received arguments: {"Op":"add","A":1,"B":2}`, isError: true},
 		{name: "not a whole number", tool: "average", args: `{"numbers":[1.5]}`, want: `Validation failed for tool "average": field "numbers" must be a whole number, not 1.5. Received arguments: {"numbers":[1.5]}`, isError: true},
-		{name: "a whole number too large", tool: "average", args: `{"numbers":[1e30]}`, want: `Validation failed for tool "average": field "numbers" is out of range: 1e30. Received arguments: {"numbers":[1e30]}`, isError: true},
+		{name: "a whole number too large", tool: "average", args: `{"numbers":[-1e30]}`, want: `Validation failed for tool "average": field "numbers" is out of range: -1e30. Received arguments: {"numbers":[-1e30]}`, isError: true},
 		{name: "a whole number with an exponent", tool: "average", args: `{"numbers":[1e3]}`, want: `Validation failed for tool "average": field "numbers" must be a whole number without a fraction or exponent, not 1e3. Received arguments: {"numbers":[1e3]}`, isError: true},
 		{name: "average", tool: "average", args: `{"numbers":[1,2,4]}`, want: "2"},
 		{name: "panic", tool: "average", args: `{"numbers":[]}`, want: `Tool "average" panicked: runtime error: integer divide by zero`, isError: true},

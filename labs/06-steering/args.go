@@ -145,14 +145,10 @@ func numberProblem(n string, t reflect.Type) string {
 	return fmt.Sprintf("must be %s, not %s", jsonType(t), n)
 }
 
-// isInt reports whether t is one of Go's integer types.
+// isInt reports whether t is int or int64, the integer types of the
+// workbook's arguments; numberProblem knows their range.
 func isInt(t reflect.Type) bool {
-	switch t.Kind() {
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return true
-	}
-	return false
+	return t.Kind() == reflect.Int || t.Kind() == reflect.Int64
 }
 
 // jsonValue names the JSON value that encoding/json describes as v, a type

@@ -29,8 +29,8 @@ func (again) Reply(ctx context.Context, req fakemodel.Request) (fakemodel.Assist
 // Agent, its queues and its hooks, with a model and a tool that return at
 // once. One op is one turn. The turns run as Prompts of turnsPerRun turns
 // each, every one from a fresh agent whose history holds 10 or 10,000
-// messages; a run adds 2 messages per turn, so the history stays close to
-// its size. The cost per turn must not depend on it.
+// messages; a run adds the prompt, then a reply and a result per turn. The
+// cost per turn must not depend on the history's length.
 //
 // The timer runs from the prompt's message_end to agent_end. It stops while
 // a run starts, because starting is a cost per run, not per turn: the run's

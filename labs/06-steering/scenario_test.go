@@ -58,6 +58,7 @@ func TestScenarioParseErrors(t *testing.T) {
 		{"a prompt of two lines", `{"prompt": "a\nb"}`, "x.json: line 1, column 12: prompt: must be one line: the narrative prints it on one"},
 		{"an update of two lines", `{"prompt": "hi", "tools": {"x": {"updates": ["ok", "a\nb"]}}}`, "x.json: line 1, column 52: tools.x.updates[1]: must be one line: the narrative prints it on one"},
 		{"a steering message of two lines", `{"prompt": "hi", "steer": [{"text": "a\rb"}]}`, "x.json: line 1, column 37: steer[0].text: must be one line: the narrative prints it on one"},
+		{"a line separator in a prompt", `{"prompt": "a\u2028b"}`, "x.json: line 1, column 12: prompt: must be one line: the narrative prints it on one"},
 		{"a reply of two lines", `{"prompt": "hi", "replies": [{"text": "a\nb"}]}`, "x.json: line 1, column 39: replies[0].text: must be one line: the narrative prints it on one"},
 		{"a result of two lines", `{"prompt": "hi", "tools": {"x": {"result": "a\nb"}}}`, "x.json: line 1, column 44: tools.x.result: must be one line: the narrative prints it on one"},
 		{"an error of two lines", `{"prompt": "hi", "tools": {"x": {"error": "a\nb"}}}`, "x.json: line 1, column 43: tools.x.error: must be one line: the narrative prints it on one"},
@@ -111,6 +112,19 @@ func TestEveryFieldAtOnce(t *testing.T) {
 		}
 		assert.Empty(t, stderr.String())
 	})
+}
+
+// TestScenarioDefaultsMayBeWrittenOut: "" and false in a behaviour mean the
+// same as a field left out, so they clash with nothing.
+func TestScenarioDefaultsMayBeWrittenOut(t *testing.T) {
+	for _, behaviour := range []string{
+		`{"error": "e", "result": "", "terminate": false}`,
+		`{"panic": "p", "error": "", "result": ""}`,
+		`{"result": "ok", "error": "", "panic": "", "terminate": false}`,
+	} {
+		_, err := parseScenario("x.json", []byte(`{"prompt": "hi", "tools": {"x": `+behaviour+`}}`))
+		assert.NoError(t, err, behaviour)
+	}
 }
 
 // assertParseError checks that parsing data as x.json fails with want, after

@@ -54,7 +54,8 @@ const (
 // is: one with a line break or another control character, such as a tab or
 // the escape that starts a terminal's colour codes.
 func oneLine(path jsonPath, text string) error {
-	if strings.ContainsAny(text, "\n\r") {
+	// U+2028 and U+2029 are Unicode's line and paragraph separators.
+	if strings.ContainsAny(text, "\n\r\u2028\u2029") {
 		return failAt(path, "must be one line: the narrative prints it on one")
 	}
 	if i := strings.IndexFunc(text, unicode.IsControl); i >= 0 {

@@ -48,16 +48,19 @@ func TestDecodeArgs(t *testing.T) {
 // numbers are arguments of a kind no tool of this lab takes: decodeArgs is
 // the same as lab 04's, and these cases keep its numbers and lists checked.
 type numbers struct {
-	N    float64   `json:"n"`
-	List []float64 `json:"list"`
+	N     float64 `json:"n"`
+	Count []int   `json:"count"`
 }
 
 func TestDecodeArgsNumbersAndLists(t *testing.T) {
 	checkDecodeArgs[numbers](t, []decodeCase{
-		{args: `{"n":1,"list":[1,2]}`},
-		{args: `{"n":1e400,"list":[1]}`, err: `field "n" is out of range: 1e400`},
-		{args: `{"n":1,"list":[1,null]}`, err: `field "list" must not contain null`},
-		{args: `{"n":1,"list":null}`, err: `field "list" must be an array, not null`},
+		{args: `{"n":1,"count":[1,2]}`},
+		{args: `{"n":1e400,"count":[1]}`, err: `field "n" is out of range: 1e400`},
+		{args: `{"n":1,"count":[-1e30]}`, err: `field "count" is out of range: -1e30`},
+		{args: `{"n":1,"count":[1e3]}`, err: `field "count" must be a whole number without a fraction or exponent, not 1e3`},
+		{args: `{"n":1,"count":[1.5]}`, err: `field "count" must be a whole number, not 1.5`},
+		{args: `{"n":1,"count":[1,null]}`, err: `field "count" must not contain null`},
+		{args: `{"n":1,"count":null}`, err: `field "count" must be an array, not null`},
 	})
 }
 

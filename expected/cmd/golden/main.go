@@ -54,8 +54,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	check := fs.Bool("check", false, "compare the labs' output with the golden files instead of writing them")
 	repeat := fs.Int("repeat", 1, "with -check, run each case `N` times")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, `Usage: go run ./expected/cmd/golden [-check [-repeat N]] [NAME-PREFIX ...]
+	usage := func(w io.Writer) {
+		fmt.Fprint(w, `Usage: go run ./expected/cmd/golden [-check [-repeat N]] [NAME-PREFIX ...]
 
 Without -check it rewrites every golden file in expected/ from the labs' real
 output; with -check it compares instead and fails on a difference. Name
@@ -63,13 +63,17 @@ prefixes (03-, 06-steering.scenario-) limit it to the cases whose names
 start with one of them.
 
 `)
+		fs.SetOutput(w)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		// The flag package has printed the problem and the usage already.
+	fs.Usage = func() {} // usage is printed below, to the right stream
+	switch err := fs.Parse(args); {
+	case errors.Is(err, flag.ErrHelp):
+		usage(stdout)
+		return err
+	case err != nil:
+		// The flag package has printed the problem.
+		usage(stderr)
 		return usageError{"bad command line"}
 	}
 	if *repeat < 1 || (*repeat > 1 && !*check) {
