@@ -481,6 +481,28 @@ func TestCancellationAbortsTheRun(t *testing.T) {
 	}
 }
 
+// TestACancelInTheLastTurnEndsByTheLimit is the exception the README names:
+// when the cancelled turn is the last one the limit allows, no request is
+// made that could see the cancel, so the run ends by the limit.
+func TestACancelInTheLastTurnEndsByTheLimit(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		cfg := forecast()
+		cfg.MaxTurns = 1
+		var evs []Event
+		for ev := range runLoop(ctx, cfg, fakemodel.ForecasterPrompt) {
+			evs = append(evs, ev)
+			if traceLine(ev) == "tool_execution_update call_3" {
+				cancel()
+			}
+		}
+		sum := summarize(evs)
+		assert.Equal(t, MaxTurns, sum.stopReason())
+		assert.Equal(t, 1, sum.turns)
+	})
+}
+
 // TestAConsumerThatStopsEndsTheRun stops ranging after each event of a full
 // run in turn. The loop must not yield again: the range statement would
 // panic. TestNoGoroutineOutlivesARun checks that no tool goroutine is left.

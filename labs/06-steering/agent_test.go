@@ -492,6 +492,27 @@ func TestContinue(t *testing.T) {
 		require.ErrorContains(t, err, "cannot continue from an assistant message")
 		require.ErrorContains(t, err, "providers reject two assistant messages in a row")
 	})
+	t.Run("refuses after a stop at an answer; the next Prompt takes the queue", func(t *testing.T) {
+		a := NewAgent(AgentOptions{Config: Config{
+			Model:               fakemodel.Scripted(reply("Done."), reply("Noted.")),
+			ShouldStopAfterTurn: maxTurns(1),
+		}})
+		steered := false
+		require.NoError(t, a.Prompt(context.Background(), "go", func(ev Event) {
+			if traceLine(ev) == "message_start assistant" && !steered {
+				steered = true
+				a.Steer(user("Also this."))
+			}
+		}))
+		require.ErrorContains(t, a.Continue(context.Background(), func(Event) {}), "cannot continue from an assistant message")
+		steering, _ := a.Queued()
+		assert.Len(t, steering, 1, "the stop left it queued, and Continue could not take it")
+		require.NoError(t, a.Prompt(context.Background(), "next", func(Event) {}))
+		steering, _ = a.Queued()
+		assert.Empty(t, steering)
+		assert.Equal(t, []fakemodel.Role{"user", "assistant", "user", "user", "assistant"}, roles(a.Messages()))
+		assert.Equal(t, user("Also this."), a.Messages()[3], "the first poll of the next run, after its prompt")
+	})
 	t.Run("resumes with no prompt", func(t *testing.T) {
 		a := NewAgent(AgentOptions{
 			Config:  Config{Model: fakemodel.Researcher("search"), Tools: []Tool{search(false)}},

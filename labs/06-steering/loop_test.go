@@ -218,54 +218,67 @@ func TestAPanicOrAnErrorStillBecomesAResult(t *testing.T) {
 	assert.Equal(t, Completed, summarize(events).stopReason())
 }
 
+// TestCancellationStillAbortsTheRun cancels the run while the tools run, and
+// while they are prepared. Like Pi, a cancel during preparation prepares no
+// further call (call 3 gets no result), and call 1, prepared already, never
+// runs: its end comes at once.
 func TestCancellationStillAbortsTheRun(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		tools, model := lookups()
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		start := time.Now()
-		var events []Event
-		for ev := range runLoop(ctx, Config{Model: model, Tools: tools}, nil, []fakemodel.Message{user("go")}) {
-			events = append(events, ev)
-			if traceLine(ev) == "tool_execution_update 3" {
-				cancel()
-			}
-		}
-		assert.Equal(t, 400*time.Millisecond/3, time.Since(start), "the first update comes at a third of 400 ms; the tools stop at once")
-		sum := summarize(events)
-		assert.Equal(t, Aborted, sum.stopReason())
-		assert.Equal(t, 2, sum.turns)
-	})
-}
-
-// TestACancelDuringPreparationStillRunsNoCall cancels the run at the start of
-// call 2. Like Pi, call 2 ends as aborted, call 3 is not prepared and gets no
-// result, and call 1, prepared already, never runs: its end comes at once.
-func TestACancelDuringPreparationStillRunsNoCall(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		tools, model := lookups()
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		start := time.Now()
-		var lines []string
-		for ev := range runLoop(ctx, Config{Model: model, Tools: tools}, nil, []fakemodel.Message{user("go")}) {
-			if line := traceLine(ev); strings.HasPrefix(line, "tool_execution_") || strings.HasPrefix(line, "turn_end") {
-				lines = append(lines, line)
-			}
-			if traceLine(ev) == "tool_execution_start 2 b" {
-				cancel()
-			}
-		}
-		assert.Zero(t, time.Since(start), "no tool waited")
-		assert.Equal(t, []string{
-			"tool_execution_start 1 a",
-			"tool_execution_start 2 b",
-			"tool_execution_end 2 error: Operation aborted",
-			"tool_execution_end 1 error: Operation aborted",
-			"turn_end results=2",
-			"turn_end results=0",
-		}, lines)
-	})
+	tests := []struct {
+		name     string
+		cancelAt string // the trace line at which the user presses Ctrl-C
+		took     time.Duration
+		// lines are the tool_execution_ and turn_end trace lines, if
+		// their order is fixed.
+		lines []string
+	}{
+		{
+			name:     "during execution",
+			cancelAt: "tool_execution_update 3",
+			took:     400 * time.Millisecond / 3, // the first update; the tools stop at once
+		},
+		{
+			name:     "during preparation",
+			cancelAt: "tool_execution_start 2 b",
+			took:     0,
+			lines: []string{
+				"tool_execution_start 1 a",
+				"tool_execution_start 2 b",
+				"tool_execution_end 2 error: Operation aborted",
+				"tool_execution_end 1 error: Operation aborted",
+				"turn_end results=2",
+				"turn_end results=0",
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				tools, model := lookups()
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				start := time.Now()
+				var events []Event
+				var lines []string
+				for ev := range runLoop(ctx, Config{Model: model, Tools: tools}, nil, []fakemodel.Message{user("go")}) {
+					events = append(events, ev)
+					line := traceLine(ev)
+					if strings.HasPrefix(line, "tool_execution_") || strings.HasPrefix(line, "turn_end") {
+						lines = append(lines, line)
+					}
+					if line == tt.cancelAt {
+						cancel()
+					}
+				}
+				assert.Equal(t, tt.took, time.Since(start))
+				if tt.lines != nil {
+					assert.Equal(t, tt.lines, lines)
+				}
+				sum := summarize(events)
+				assert.Equal(t, Aborted, sum.stopReason())
+				assert.Equal(t, 2, sum.turns, "the request of turn 2 sees the cancelled context")
+			})
+		})
+	}
 }
 
 func TestAConsumerThatStopsStillEndsTheRun(t *testing.T) {
