@@ -1,0 +1,150 @@
+package chatcompletions
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+)
+
+// DefaultBaseURL is the address of Ollama's OpenAI-compatible API on the
+// machine it runs on. [BaseURLFromEnv] falls back to it.
+const DefaultBaseURL = "http://localhost:11434/v1"
+
+// The limits a zero field of [Config] stands for.
+const (
+	// DefaultConnectTimeout bounds connecting to the server.
+	DefaultConnectTimeout = 10 * time.Second
+	// DefaultIdleTimeout is long, because a model on a laptop may think
+	// for a minute before its first word: it reads the whole history
+	// first, and the first request may wait for the model to load.
+	DefaultIdleTimeout = 2 * time.Minute
+	// DefaultMaxResponseBytes is far more than a reply needs: each word of
+	// a streamed reply costs about 200 bytes of JSON.
+	DefaultMaxResponseBytes = 16 << 20
+)
+
+// A Config says which server and model to talk to, and the limits that keep
+// a request from hanging or growing without end.
+type Config struct {
+	// BaseURL is the API's address without the path /chat/completions,
+	// such as http://localhost:11434/v1 for Ollama or
+	// https://api.openai.com/v1 for OpenAI. [BaseURLFromEnv] gives the
+	// usual default.
+	BaseURL string
+	// ModelName is the model the server should run, such as "qwen3:8b"
+	// for Ollama (one that `ollama list` shows) or "gpt-4.1-mini" for
+	// OpenAI. Local servers that run one model may accept any name.
+	ModelName string
+	// APIKey, if set, is sent as "Authorization: Bearer". Local servers
+	// need none. The only way to set it is [APIKeyFromEnv].
+	APIKey APIKey
+	// ConnectTimeout bounds connecting to the server, TLS handshake
+	// included. Zero means DefaultConnectTimeout.
+	ConnectTimeout time.Duration
+	// IdleTimeout is the longest the server may send nothing: while the
+	// model reads the history before its first word, and between two
+	// chunks of its reply. Zero means DefaultIdleTimeout.
+	IdleTimeout time.Duration
+	// MaxResponseBytes caps the size of one response, as it arrives
+	// before decoding. Zero means DefaultMaxResponseBytes.
+	MaxResponseBytes int64
+}
+
+// BaseURLFromEnv returns the OPENAI_BASE_URL environment variable, the
+// variable OpenAI's own SDKs read, or [DefaultBaseURL] if it is not set.
+func BaseURLFromEnv() string {
+	if u := strings.TrimSpace(os.Getenv("OPENAI_BASE_URL")); u != "" {
+		return u
+	}
+	return DefaultBaseURL
+}
+
+// An APIKey is the secret that authorizes requests to a hosted API. It
+// never prints: every fmt verb shows "[redacted]", or "[none]" for the zero
+// APIKey, and it encodes to JSON as {}. The key itself sits behind a
+// pointer, so that even a struct that holds an APIKey in an unexported
+// field, which fmt prints without calling String, shows an address and not
+// the key.
+type APIKey struct {
+	key *string
+}
+
+// APIKeyFromEnv reads the key from the OPENAI_API_KEY environment variable.
+// An unset or empty variable gives the zero APIKey: no key is sent. The key
+// is read from the environment, never from a flag, because a flag shows in
+// the shell's history and in the list of running processes.
+func APIKeyFromEnv() APIKey {
+	k := strings.TrimSpace(os.Getenv("OPENAI_API_KEY"))
+	if k == "" {
+		return APIKey{}
+	}
+	return APIKey{key: &k}
+}
+
+// IsSet reports whether there is a key to send.
+func (k APIKey) IsSet() bool { return k.key != nil }
+
+// String returns "[redacted]" if a key is set and "[none]" otherwise.
+func (k APIKey) String() string {
+	if k.IsSet() {
+		return "[redacted]"
+	}
+	return "[none]"
+}
+
+// GoString is what %#v prints: the same as String.
+func (k APIKey) GoString() string { return k.String() }
+
+// redact replaces the key, wherever it occurs in s, with "[redacted]". A
+// server may quote the header it rejected in its error message, and that
+// message ends up in the history.
+func (k APIKey) redact(s string) string {
+	if !k.IsSet() {
+		return s
+	}
+	return strings.ReplaceAll(s, *k.key, "[redacted]")
+}
+
+// withDefaults returns c with its zero limits replaced by the defaults.
+func (c Config) withDefaults() Config {
+	if c.ConnectTimeout == 0 {
+		c.ConnectTimeout = DefaultConnectTimeout
+	}
+	if c.IdleTimeout == 0 {
+		c.IdleTimeout = DefaultIdleTimeout
+	}
+	if c.MaxResponseBytes == 0 {
+		c.MaxResponseBytes = DefaultMaxResponseBytes
+	}
+	return c
+}
+
+// endpoint checks c and returns the URL that requests go to.
+func (c Config) endpoint() (*url.URL, error) {
+	if strings.TrimSpace(c.ModelName) == "" {
+		return nil, errors.New("no model name: name the model the server should run, such as one that `ollama list` shows")
+	}
+	if c.ConnectTimeout < 0 || c.IdleTimeout < 0 || c.MaxResponseBytes < 0 {
+		return nil, fmt.Errorf("negative limit: connect timeout %v, idle timeout %v, max response bytes %d; use 0 for the default", c.ConnectTimeout, c.IdleTimeout, c.MaxResponseBytes)
+	}
+	u, err := url.Parse(strings.TrimSpace(c.BaseURL))
+	if err != nil {
+		return nil, fmt.Errorf("base URL %q: %v", c.BaseURL, errors.Unwrap(err))
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("base URL %q: want http:// or https:// and a host, such as %s", u.Redacted(), DefaultBaseURL)
+	}
+	if u.RawQuery != "" || u.Fragment != "" {
+		return nil, fmt.Errorf("base URL %q: a base URL has no query or fragment", u.Redacted())
+	}
+	base := strings.TrimRight(u.Path, "/")
+	if strings.HasSuffix(base, "/chat/completions") {
+		return nil, fmt.Errorf("base URL %q: leave out /chat/completions, which the request adds", u.Redacted())
+	}
+	u.Path = base + "/chat/completions"
+	u.RawPath = ""
+	return u, nil
+}

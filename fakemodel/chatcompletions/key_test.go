@@ -1,0 +1,111 @@
+package chatcompletions
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"testing"
+	"testing/synctest"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+)
+
+// sentinel is a key that must never show: every failure test sends it, and
+// checks that the error does not hold it.
+const sentinel = "sk-SENTINEL-must-never-show-4f1c9a"
+
+// sentinelKey returns the sentinel as an APIKey, as APIKeyFromEnv would.
+func sentinelKey() APIKey {
+	k := sentinel
+	return APIKey{key: &k}
+}
+
+// requireNoKey fails the test if err shows the sentinel key in any of the
+// ways a program may print it.
+func requireNoKey(t *testing.T, err error) {
+	t.Helper()
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q"} {
+		require.NotContains(t, fmt.Sprintf(verb, err), sentinel, "the key must not show in an error printed with %s", verb)
+	}
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		require.NotContains(t, e.Error(), sentinel, "the key must not show in an error that the error wraps")
+	}
+}
+
+func TestTheKeyNeverPrints(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", sentinel)
+	cfg := Config{BaseURL: "http://localhost:11434/v1", ModelName: "qwen3:8b", APIKey: APIKeyFromEnv()}
+	require.True(t, cfg.APIKey.IsSet())
+	m, err := New(cfg)
+	require.NoError(t, err)
+	// A program's own options, holding the config where fmt cannot call
+	// its methods: in an unexported field.
+	type options struct {
+		verbose bool
+		cfg     Config
+		model   *Model
+	}
+	values := map[string]any{
+		"the key":               cfg.APIKey,
+		"the config":            cfg,
+		"a pointer to it":       &cfg,
+		"the model":             m,
+		"an unexported field":   options{cfg: cfg, model: m},
+		"a pointer to a struct": &options{cfg: cfg, model: m},
+	}
+	for name, v := range values {
+		for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x"} {
+			assert.NotContains(t, fmt.Sprintf(verb, v), sentinel, "%s printed with %s", name, verb)
+		}
+		encoded, err := json.Marshal(v)
+		require.NoError(t, err)
+		assert.NotContains(t, string(encoded), sentinel, "%s encoded as JSON", name)
+	}
+	assert.Equal(t, "[redacted]", fmt.Sprint(cfg.APIKey))
+	assert.Equal(t, "[none]", fmt.Sprint(APIKey{}))
+	assert.Equal(t, "qwen3:8b at http://localhost:11434/v1", fmt.Sprint(m))
+	assert.Equal(t, "chatcompletions.Model(qwen3:8b at http://localhost:11434/v1)", fmt.Sprintf("%#v", m))
+}
+
+// TestTheKeyNeverPrintsWhenTheServerQuotesIt covers a server that puts the
+// header it received into its error message.
+func TestTheKeyNeverPrintsWhenTheServerQuotesIt(t *testing.T) {
+	tests := map[string]func(auth string) (status int, contentType, body string){
+		"in a JSON error body": func(auth string) (int, string, string) {
+			return http.StatusUnauthorized, "application/json", fmt.Sprintf(`{"error":{"message":"invalid header %q"}}`, auth)
+		},
+		"in a text body": func(auth string) (int, string, string) {
+			return http.StatusForbidden, "text/plain", fmt.Sprintf("denied: %s\n", auth)
+		},
+		"in an error mid-stream": func(auth string) (int, string, string) {
+			return http.StatusOK, "text/event-stream", fmt.Sprintf("data: {\"error\":%q}\n\n", auth)
+		},
+		"in a malformed line": func(auth string) (int, string, string) {
+			return http.StatusOK, "text/event-stream", fmt.Sprintf("%s\n\n", auth)
+		},
+		"in a malformed chunk": func(auth string) (int, string, string) {
+			return http.StatusOK, "text/event-stream", fmt.Sprintf("data: {%s\n\n", auth)
+		},
+		"in a finish reason": func(auth string) (int, string, string) {
+			return http.StatusOK, "text/event-stream", fmt.Sprintf("data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":%q}]}\n\ndata: [DONE]\n\n", auth)
+		},
+	}
+	for name, respond := range tests {
+		t.Run(name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				srv := startServer(t, func(w http.ResponseWriter, r *http.Request) {
+					status, contentType, body := respond(r.Header.Get("Authorization"))
+					respondWith(status, contentType, body)(w, r)
+				})
+				err := failedReply(t, srv, Config{})
+				assert.Contains(t, err.Error(), "[redacted]", "the server's message shows, with the key replaced")
+			})
+		})
+	}
+}
+
+var _ fakemodel.Model = (*Model)(nil)
