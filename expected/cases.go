@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -81,12 +82,36 @@ func LabCases(lab string) ([]Case, error) {
 	return slices.DeleteFunc(all, func(c Case) bool { return c.Lab != lab }), nil
 }
 
+// Labs returns the names of the labs, the directories labs/NN-name such as
+// "02-loop", in order. Other directories under labs/ hold code the labs
+// share and are not labs.
+func Labs() ([]string, error) {
+	root, err := Root()
+	if err != nil {
+		return nil, err
+	}
+	entries, err := os.ReadDir(filepath.Join(root, "labs"))
+	if err != nil {
+		return nil, fmt.Errorf("list the labs: %w", err)
+	}
+	var labs []string
+	for _, e := range entries {
+		if e.IsDir() && labName.MatchString(e.Name()) {
+			labs = append(labs, e.Name())
+		}
+	}
+	return labs, nil // ReadDir sorts by name
+}
+
+// labName matches the name of a lab's directory.
+var labName = regexp.MustCompile(`^[0-9][0-9]-[a-z0-9-]+$`)
+
 // Root returns the repository's root directory: the nearest directory, from
 // the working directory up, whose go.mod declares this module. Tests run in
 // their package's directory and the golden command runs anywhere inside the
 // repository, so both find it.
 var Root = sync.OnceValues(func() (string, error) {
-	dir, err := os.Getwd()
+	dir, err := startDir()
 	if err != nil {
 		return "", fmt.Errorf("find the repository root: %w", err)
 	}
@@ -105,6 +130,23 @@ var Root = sync.OnceValues(func() (string, error) {
 
 // module is the workbook's module path.
 const module = "github.com/agent-loop-lab/agent-loop-lab"
+
+// startDir returns the working directory the program started in: for a
+// test, its package's directory, even after the test changed directory
+// (lab 06's golden test moves to the repository root).
+func startDir() (string, error) {
+	return initialDir, initialDirErr
+}
+
+// initialDir is the working directory when the package was initialised,
+// before any test ran.
+var initialDir, initialDirErr = os.Getwd()
+
+// isCopy reports whether the test that runs in dir tests a copy of a lab,
+// such as a learner's in mywork/, rather than a lab under labs/.
+func isCopy(root, dir string) bool {
+	return filepath.Dir(dir) != filepath.Join(root, "labs")
+}
 
 // dir returns the directory that holds the golden files.
 func dir() (string, error) {

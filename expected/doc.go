@@ -1,5 +1,6 @@
 // Package expected holds the workbook's golden files and the code that checks
-// a lab's output against them.
+// a lab's output against them, and the helpers that make the labs' tests a
+// self-check a learner can act on.
 //
 // Each file expected/NAME.txt is the exact standard output of one run of a
 // lab: expected/02-loop.txt is what `go run ./labs/02-loop` prints, and
@@ -16,5 +17,18 @@
 //
 // compares instead of writing. The labs' tests compare through [Check], which
 // on a mismatch names the first line that differs and leaves the actual output
-// beside the golden file, in expected/NAME.txt.got, for diff -u.
+// beside the golden file, in expected/NAME.txt.got, for diff -u. Where
+// nothing can be written, on a read-only checkout for instance, checking works
+// all the same: a match passes, and a mismatch is reported without the file.
+//
+// A lab's tests pass unchanged in a copy of the lab, such as a learner's
+// mywork/02-loop (go run ./labs start 02): [Build] builds the copy whose test
+// is running, and [Check] compares with "the lab's" output, keeps the
+// learner's in the copy's testdata directory and never advises regenerating
+// the golden files, which would overwrite the answer.
+//
+// For the labs' other tests: [Guard] wraps a model so that a loop that never
+// ends fails within a second, with a sentence that names the likely cause,
+// instead of hanging; [AssertHistory] compares histories and prints them one
+// message per line, JSON as JSON; [JSONAsText] does the same for go-cmp.
 package expected

@@ -8,17 +8,28 @@ import (
 	"path/filepath"
 )
 
-// Build compiles the lab in labs/LAB into dir and returns the program's path.
+// Build compiles the lab named lab into dir and returns the program's path.
+// It builds the lab whose test is running: in a test of a copy of the lab,
+// such as a learner's mywork/02-loop, the copy; otherwise labs/LAB.
 func Build(dir, lab string) (string, error) {
 	root, err := Root()
 	if err != nil {
 		return "", err
 	}
+	src := filepath.Join(root, "labs", lab)
+	if start, err := startDir(); err == nil && filepath.Base(start) == lab && isCopy(root, start) {
+		src = start
+	}
+	rel, err := filepath.Rel(root, src)
+	if err != nil {
+		return "", fmt.Errorf("build %s: %w", lab, err)
+	}
+	pkg := "./" + filepath.ToSlash(rel)
 	bin := filepath.Join(dir, lab)
-	cmd := exec.Command("go", "build", "-o", bin, "./labs/"+lab)
+	cmd := exec.Command("go", "build", "-o", bin, pkg)
 	cmd.Dir = root
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build ./labs/%s: %w\n%s", lab, err, out)
+		return "", fmt.Errorf("go build %s: %w\n%s", pkg, err, out)
 	}
 	return bin, nil
 }

@@ -43,6 +43,7 @@ func (r Result) Answer() string {
 // Warning: nothing in it stops a model that asks for tools forever. Lab 03
 // adds the guard.
 func runLoop(ctx context.Context, model fakemodel.Model, tools []Tool, prompt string) (Result, error) {
+	// exercise: run-loop
 	// Step 1: the user's input enters the history.
 	history := []fakemodel.Message{fakemodel.UserMessage{Text: prompt}}
 
@@ -77,4 +78,5 @@ func runLoop(ctx context.Context, model fakemodel.Model, tools []Tool, prompt st
 		}
 		// Step 6: back to step 2, with a longer history.
 	}
+	// end of exercise: run-loop
 }

@@ -12,6 +12,21 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// The tests of runLoop follow its six steps, one rule each, in the order of
+// the exercise in the README's "Build it yourself"; each test's messages name
+// its rule. Every model is guarded: a loop that never ends fails its test
+// within a second, with a sentence that names the likely cause, instead of
+// hanging until go test's timeout.
+
+// guardTurns is how many turns a test lets the loop run, far more than any
+// test here needs.
+const guardTurns = 50
+
+// guard wraps model in expected.Guard.
+func guard(t *testing.T, model fakemodel.Model, cause string) fakemodel.Model {
+	return expected.Guard(t, model, guardTurns, cause)
+}
+
 func TestOutputMatchesGoldenFile(t *testing.T) {
 	cases, err := expected.LabCases("02-loop")
 	require.NoError(t, err)
@@ -35,15 +50,66 @@ func roles(history []fakemodel.Message) []fakemodel.Role {
 	return out
 }
 
-func TestCalculatorTakesTwoTurnsAndFourMessages(t *testing.T) {
-	res, err := runLoop(context.Background(), fakemodel.Calculator(), []Tool{calculator}, fakemodel.CalculatorPrompt)
-	require.NoError(t, err)
+// hello is a reply without tool calls: the answer.
+var hello = fakemodel.AssistantMessage{Text: "Hello."}
 
-	assert.Equal(t, 2, res.Turns)
-	assert.Equal(t, Completed, res.StopReason)
-	assert.Len(t, res.History, 4)
-	assert.Equal(t, []fakemodel.Role{"user", "assistant", "toolResult", "assistant"}, roles(res.History))
-	assert.Equal(t, "23 × 17 = 391.", res.Answer())
+func TestTheFirstRequestCarriesThePromptAndTheTools(t *testing.T) {
+	model := &recorder{model: guard(t, fakemodel.Scripted(hello), "does runLoop return when a reply has no tool calls (step 3)?")}
+	_, err := runLoop(context.Background(), model, []Tool{calculator}, "Hi!")
+	if len(model.requests) == 0 {
+		t.Fatalf("step 2: runLoop must ask the model, and returned without asking (error: %v)", err)
+	}
+
+	first := model.requests[0]
+	expected.AssertHistory(t, []fakemodel.Message{fakemodel.UserMessage{Text: "Hi!"}}, first.Messages,
+		"step 1: the first request holds one message, the prompt")
+	assert.Empty(t, cmp.Diff([]fakemodel.ToolSpec{calculateSpec}, first.Tools, expected.JSONAsText),
+		"step 2: the request offers the tools' specs (-want +got)")
+}
+
+func TestAFailingModelStopsThisLoop(t *testing.T) {
+	model := fakemodel.Scripted(fakemodel.AssistantMessage{StopReason: fakemodel.StopReasonError, ErrorMessage: "503 Service Unavailable"})
+	_, err := runLoop(context.Background(), guard(t, model, "does a failed request end the run (step 2)?"), []Tool{calculator}, "hi")
+	require.EqualError(t, err, "turn 1: ask the model: scripted model: 503 Service Unavailable",
+		"step 2: a failed request ends the run with its error, wrapped as \"turn N: ask the model: …\"")
+}
+
+func TestAReplyWithoutToolCallsIsTheAnswer(t *testing.T) {
+	model := guard(t, fakemodel.Scripted(hello), "does runLoop return when a reply has no tool calls (step 3)?")
+	res, err := runLoop(context.Background(), model, []Tool{calculator}, "Hi!")
+	require.NoError(t, err, "step 3: a reply without tool calls ends the loop without an error")
+
+	expected.AssertHistory(t, []fakemodel.Message{
+		fakemodel.UserMessage{Text: "Hi!"},
+		fakemodel.AssistantMessage{Text: "Hello.", StopReason: fakemodel.StopReasonStop},
+	}, res.History, "step 2: the reply is appended to the history")
+	assert.Equal(t, 1, res.Turns, "step 3: the loop ends in the turn of the reply without tool calls")
+	assert.Equal(t, Completed, res.StopReason, "step 3: the loop ends with stop reason completed")
+	assert.Equal(t, "Hello.", res.Answer(), "the answer is the last reply's text")
+}
+
+func TestAFailingToolStopsThisLoop(t *testing.T) {
+	// Lab 04 fixes this: here a tool error ends the whole run.
+	model := guard(t, fakemodel.SelfCorrecting(), "does a failing tool end the run (step 4)?")
+	res, err := runLoop(context.Background(), model, []Tool{calculator}, fakemodel.SelfCorrectingPrompt)
+	require.EqualError(t, err, "turn 1: run calculate: division by zero",
+		"step 4: the loop runs the tool the model asked for; its error ends the run, wrapped as \"turn N: …\"")
+	assert.Equal(t, 1, res.Turns, "step 4: the run ends in the turn of the failed call")
+	assert.Equal(t, []fakemodel.Role{"user", "assistant"}, roles(res.History),
+		"step 4: the failed call has no result in the history")
+}
+
+func TestUnknownToolStopsThisLoop(t *testing.T) {
+	model := fakemodel.Scripted(fakemodel.AssistantMessage{ToolCalls: []fakemodel.ToolCall{{ID: "x", Name: "weather"}}})
+	_, err := runLoop(context.Background(), guard(t, model, "does a call of a tool that does not exist end the run (step 4)?"), []Tool{calculator}, "hi")
+	require.EqualError(t, err, "turn 1: the model asked for weather, and there is no such tool",
+		"step 4: a call of a tool that does not exist ends the run with execute's error, wrapped as \"turn N: …\"")
+}
+
+func TestCalculatorTakesTwoTurnsAndFourMessages(t *testing.T) {
+	model := guard(t, fakemodel.Calculator(), "does each tool result reach the history (step 5)?")
+	res, err := runLoop(context.Background(), model, []Tool{calculator}, fakemodel.CalculatorPrompt)
+	require.NoError(t, err)
 
 	want := []fakemodel.Message{
 		fakemodel.UserMessage{Text: fakemodel.CalculatorPrompt},
@@ -55,20 +121,27 @@ func TestCalculatorTakesTwoTurnsAndFourMessages(t *testing.T) {
 		fakemodel.ToolResultMessage{ToolCallID: "call_1", ToolName: "calculate", Content: "391"},
 		fakemodel.AssistantMessage{Text: "23 × 17 = 391.", StopReason: fakemodel.StopReasonStop},
 	}
-	assert.Empty(t, cmp.Diff(want, res.History), "history (-want +got)")
+	expected.AssertHistory(t, want, res.History,
+		"step 5: each tool result reaches the history, with the call's ID and the tool's name")
+	assert.Equal(t, []fakemodel.Role{"user", "assistant", "toolResult", "assistant"}, roles(res.History),
+		"the history ends with 4 messages")
+	assert.Equal(t, 2, res.Turns, "2 turns: one asks for calculate, one answers")
+	assert.Equal(t, Completed, res.StopReason)
+	assert.Equal(t, "23 × 17 = 391.", res.Answer())
 }
 
 func TestEveryRequestCarriesTheFullHistory(t *testing.T) {
-	model := &recorder{model: fakemodel.Calculator()}
+	model := &recorder{model: guard(t, fakemodel.Calculator(), "does each tool result reach the history (step 5)?")}
 	_, err := runLoop(context.Background(), model, []Tool{calculator}, fakemodel.CalculatorPrompt)
 	require.NoError(t, err)
 
-	require.Len(t, model.requests, 2, "one request per turn")
+	require.Equal(t, 2, len(model.requests), "one request per turn")
 	assert.Equal(t, []fakemodel.Role{"user"}, roles(model.requests[0].Messages))
 	assert.Equal(t, []fakemodel.Role{"user", "assistant", "toolResult"}, roles(model.requests[1].Messages),
 		"step 2 sends everything so far, step 5's result included")
 	for _, req := range model.requests {
-		assert.Equal(t, []fakemodel.ToolSpec{calculateSpec}, req.Tools, "every request offers the tools")
+		assert.Empty(t, cmp.Diff([]fakemodel.ToolSpec{calculateSpec}, req.Tools, expected.JSONAsText),
+			"every request offers the tools (-want +got)")
 	}
 }
 
@@ -79,10 +152,11 @@ func TestNothingStopsAStubbornModel(t *testing.T) {
 	defer cancel()
 	model := &cancellingModel{model: fakemodel.Stubborn(), after: enough, cancel: cancel}
 
-	res, err := runLoop(ctx, model, []Tool{calculator}, fakemodel.CalculatorPrompt)
-	require.ErrorIs(t, err, context.Canceled)
+	res, err := runLoop(ctx, expected.Guard(t, model, enough+10, "does a failed request end the run (step 2)? Once the context is cancelled, every request fails."),
+		[]Tool{calculator}, fakemodel.CalculatorPrompt)
+	require.ErrorIs(t, err, context.Canceled, "the request after the cancel fails, and ends the run")
 	assert.Equal(t, enough+1, res.Turns, "the loop went on until the context was cancelled")
-	assert.Len(t, res.History, 1+2*enough)
+	assert.Equal(t, 1+2*enough, len(res.History), "the prompt, then a reply and a result per turn")
 }
 
 // cancellingModel cancels the run's context after a number of replies.
@@ -99,26 +173,6 @@ func (m *cancellingModel) Reply(ctx context.Context, req fakemodel.Request) (fak
 	}
 	m.seen++
 	return m.model.Reply(ctx, req)
-}
-
-func TestAFailingToolStopsThisLoop(t *testing.T) {
-	// Lab 04 fixes this: here a tool error ends the whole run.
-	res, err := runLoop(context.Background(), fakemodel.SelfCorrecting(), []Tool{calculator}, fakemodel.SelfCorrectingPrompt)
-	require.EqualError(t, err, "turn 1: run calculate: division by zero")
-	assert.Equal(t, 1, res.Turns)
-	assert.Len(t, res.History, 2, "the failed call has no result in the history")
-}
-
-func TestUnknownToolStopsThisLoop(t *testing.T) {
-	model := fakemodel.Scripted(fakemodel.AssistantMessage{ToolCalls: []fakemodel.ToolCall{{ID: "x", Name: "weather"}}})
-	_, err := runLoop(context.Background(), model, []Tool{calculator}, "hi")
-	require.EqualError(t, err, "turn 1: the model asked for weather, and there is no such tool")
-}
-
-func TestAFailingModelStopsThisLoop(t *testing.T) {
-	model := fakemodel.Scripted(fakemodel.AssistantMessage{StopReason: fakemodel.StopReasonError, ErrorMessage: "503 Service Unavailable"})
-	_, err := runLoop(context.Background(), model, []Tool{calculator}, "hi")
-	require.EqualError(t, err, "turn 1: ask the model: scripted model: 503 Service Unavailable")
 }
 
 func TestCalculate(t *testing.T) {

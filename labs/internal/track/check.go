@@ -1,0 +1,289 @@
+package track
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// A target is one copy of a lab to check: the learner's, in mywork/, or one
+// the verification made.
+type target struct {
+	lab *Lab
+	dir string // the copy's directory
+}
+
+// A report is what check found in one copy.
+type report struct {
+	lab *Lab
+	dir string // the copy's directory
+	rel string // the same, from the repository root
+
+	build     []string // the compiler's or vet's first messages; empty if it built
+	vet       bool     // build holds vet's messages, not the compiler's
+	exercises []exerciseResult
+	// checkedAll is true once the tests outside the exercises ran: the
+	// second phase, which runs only when every exercise passes.
+	checkedAll bool
+	other      *finding // the first failing test that is in no exercise
+	golden     *finding // the first failing golden test
+	warnings   []Text   // changed or missing test files, each with its name
+	changed    []string // those names
+}
+
+// An exerciseResult is one exercise's state in a copy.
+type exerciseResult struct {
+	exercise *Exercise
+	broken   int // the index of the first broken rule, or -1
+	finding  *finding
+}
+
+// A finding is a test that failed, did not finish, or is missing.
+type finding struct {
+	test    string // the test or subtest, as go test names it
+	why     Text   // what went wrong, if the test's output does not say
+	whyArgs []any
+	lines   []string // the test's failure, cleaned for the learner
+}
+
+// passes reports whether every exercise passes.
+func (r *report) exercisesPass() bool {
+	if len(r.build) > 0 {
+		return false
+	}
+	for _, e := range r.exercises {
+		if e.broken >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// passes reports whether the whole lab passes: every exercise, every other
+// test and the golden tests.
+func (r *report) passes() bool {
+	return r.exercisesPass() && r.checkedAll && r.other == nil && r.golden == nil
+}
+
+// firstFailing returns the first exercise that does not pass, or nil.
+func (r *report) firstFailing() *exerciseResult {
+	for i := range r.exercises {
+		if r.exercises[i].broken >= 0 {
+			return &r.exercises[i]
+		}
+	}
+	return nil
+}
+
+// check runs the lab's tests on each copy, in two phases. The first runs
+// the tests of the exercises' rules, which guard every model so that they
+// end even when the loop does not. The second runs every other test, the
+// golden tests included, on the copies whose exercises all pass: those tests
+// run the whole program, whose loop nothing guards, and would hang on a loop
+// that never ends. Each phase is one go test for every copy.
+func (wb *workbook) check(ctx context.Context, targets []target) ([]*report, error) {
+	reports := make([]*report, len(targets))
+	var pkgs, rules []string
+	for i, t := range targets {
+		reports[i] = &report{lab: t.lab, dir: t.dir, rel: wb.rel(t.dir)}
+		pkgs = append(pkgs, reports[i].rel)
+		rules = append(rules, t.lab.ruleTests()...)
+	}
+	runs, err := wb.runTests(ctx, pkgs, "-run", anyOf(rules))
+	if err != nil {
+		return nil, err
+	}
+	var second []*report
+	var secondPkgs []string
+	for _, r := range reports {
+		r.first(runs[r.rel])
+		if r.exercisesPass() {
+			second = append(second, r)
+			secondPkgs = append(secondPkgs, r.rel)
+		}
+	}
+	if len(second) > 0 {
+		var skip []string
+		for _, r := range second {
+			skip = append(skip, r.lab.ruleTests()...)
+		}
+		runs, err := wb.runTests(ctx, secondPkgs, "-skip", anyOf(skip))
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range second {
+			r.rest(runs[r.rel])
+		}
+	}
+	for _, r := range reports {
+		if err := wb.compareTests(r); err != nil {
+			return nil, err
+		}
+	}
+	return reports, nil
+}
+
+// anyOf returns a -run or -skip pattern that matches the top-level tests.
+func anyOf(tests []string) string {
+	quoted := make([]string, 0, len(tests))
+	for _, t := range tests {
+		if q := regexp.QuoteMeta(t); !slices.Contains(quoted, q) {
+			quoted = append(quoted, q)
+		}
+	}
+	slices.Sort(quoted)
+	return "^(" + strings.Join(quoted, "|") + ")$"
+}
+
+// maxBuildLines is how many of the compiler's messages check shows.
+const maxBuildLines = 10
+
+// first reads the first phase: the build and the exercises' rules.
+func (r *report) first(run *pkgRun) {
+	if run == nil {
+		r.build = []string{"go test reported nothing for ./" + r.rel}
+		return
+	}
+	if !run.built {
+		for _, l := range run.buildOutput {
+			switch {
+			case strings.HasPrefix(l, "# ["):
+				r.vet = true
+			case strings.HasPrefix(l, "# "):
+			case l != "":
+				r.build = append(r.build, l)
+			}
+		}
+		if len(r.build) == 0 {
+			r.build = []string{"go test could not build " + r.rel}
+		}
+		r.build = shorten(r.build, maxBuildLines, "go vet ./"+r.rel)
+		return
+	}
+	for i := range r.lab.Exercises {
+		e := &r.lab.Exercises[i]
+		res := exerciseResult{exercise: e, broken: -1}
+		for j, rule := range e.Rules {
+			if f := r.findingOf(run, rule.Test); f != nil {
+				res.broken, res.finding = j, f
+				break
+			}
+		}
+		r.exercises = append(r.exercises, res)
+	}
+}
+
+// rest reads the second phase: every other test, the golden tests last.
+func (r *report) rest(run *pkgRun) {
+	r.checkedAll = true
+	if run == nil {
+		r.other = &finding{why: msgNothingReported, whyArgs: []any{r.rel}}
+		return
+	}
+	if !run.built {
+		// The first phase built the same package: only a file changed
+		// since can make this happen.
+		r.other = &finding{why: msgChangedMeanwhile}
+		return
+	}
+	for _, name := range run.order {
+		if strings.Contains(name, "/") || slices.Contains(goldenTests, name) {
+			continue
+		}
+		if f := r.findingOf(run, name); f != nil {
+			r.other = f
+			return
+		}
+	}
+	for _, name := range goldenTests {
+		if f := r.findingOf(run, name); f != nil {
+			r.golden = f
+			return
+		}
+	}
+}
+
+// findingOf returns what went wrong with the test, or nil if it passed or
+// was skipped. For a test whose subtests failed, it is the first subtest
+// that failed.
+func (r *report) findingOf(run *pkgRun, test string) *finding {
+	t := run.tests[test]
+	switch {
+	case t == nil && run.crashed:
+		return &finding{test: test, why: msgNotRun}
+	case t == nil:
+		return &finding{test: test, why: msgMissingTest, whyArgs: []any{test, r.lab.Name}}
+	case t.status == passed, t.status == skipped:
+		return nil
+	case t.status == unfinished && run.timedOut:
+		return &finding{test: test, why: msgTimeout, whyArgs: []any{testTimeout}}
+	}
+	leaf := firstFailedLeaf(run, test)
+	f := failure(leaf.output, r.dir, r.rel)
+	f.test = leaf.name
+	if f.why.EN == "" && len(f.lines) == 0 {
+		f.why = msgNoMessage
+	}
+	more := fmt.Sprintf("go test -run '%s' ./%s", runPattern(leaf.name), r.rel)
+	f.lines = shorten(f.lines, failureLines, more)
+	return f
+}
+
+// firstFailedLeaf returns the first test at or under name that failed and
+// has no failed subtest itself.
+func firstFailedLeaf(run *pkgRun, name string) *testRun {
+	var failedUnder []string
+	for _, n := range run.order {
+		if (n == name || strings.HasPrefix(n, name+"/")) && run.tests[n].status != passed && run.tests[n].status != skipped {
+			failedUnder = append(failedUnder, n)
+		}
+	}
+	for _, n := range failedUnder {
+		if !slices.ContainsFunc(failedUnder, func(m string) bool { return strings.HasPrefix(m, n+"/") }) {
+			return run.tests[n]
+		}
+	}
+	return run.tests[name]
+}
+
+// runPattern is a -run pattern for exactly one test or subtest.
+func runPattern(test string) string {
+	parts := strings.Split(test, "/")
+	for i, p := range parts {
+		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
+	}
+	return strings.Join(parts, "/")
+}
+
+// compareTests warns when the copy's tests are not the lab's: a changed or
+// missing test file, or test data. check then runs the learner's tests,
+// which may not check what the lab's check.
+func (wb *workbook) compareTests(r *report) error {
+	lab, err := readFiles(wb.labDir(r.lab.Name))
+	if err != nil {
+		return fmt.Errorf("read labs/%s: %w", r.lab.Name, err)
+	}
+	mine, err := readFiles(r.dir)
+	if err != nil {
+		return nil // the copy's state is in the report already
+	}
+	for _, name := range lab.names() {
+		if !strings.HasSuffix(name, "_test.go") && !strings.HasPrefix(name, "testdata/") {
+			continue
+		}
+		got, ok := mine[name]
+		switch {
+		case !ok:
+			r.warnings = append(r.warnings, msgTestMissing)
+		case !bytes.Equal(got, lab[name]):
+			r.warnings = append(r.warnings, msgTestChanged)
+		default:
+			continue
+		}
+		r.changed = append(r.changed, name)
+	}
+	return nil
+}

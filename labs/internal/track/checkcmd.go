@@ -1,0 +1,142 @@
+package track
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// check runs the lab's tests on the learner's copy and prints what they
+// found. It fails unless everything passes.
+func (s *session) check(ctx context.Context, lab *Lab) error {
+	r, err := s.checkOne(ctx, lab)
+	if err != nil {
+		return err
+	}
+	r.write(s.out, s.nextLab(lab))
+	if !r.passes() {
+		return errFailed
+	}
+	return nil
+}
+
+// checkOne checks the learner's copy of the lab, and forgets the hints of
+// the exercises that pass.
+func (s *session) checkOne(ctx context.Context, lab *Lab) (*report, error) {
+	if err := s.started(lab); err != nil {
+		return nil, err
+	}
+	reports, err := s.wb.check(ctx, []target{{lab: lab, dir: s.wb.copyDir(lab.Name)}})
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, errInterrupted
+		}
+		return nil, err
+	}
+	if err := s.wb.forgetPassed(reports); err != nil {
+		s.errOut.say(msgRememberFailed, err)
+	}
+	return reports[0], nil
+}
+
+// nextLab is what to do after the lab passes: start or check the next lab
+// with exercises, or "" after the last.
+func (s *session) nextLab(lab *Lab) string {
+	after := false
+	for _, name := range s.wb.labs {
+		if name == lab.Name {
+			after = true
+			continue
+		}
+		if !after || registry[name] == nil {
+			continue
+		}
+		if _, err := os.Stat(s.wb.copyDir(name)); err == nil {
+			return "check " + name
+		}
+		return "start " + name
+	}
+	return ""
+}
+
+// hint gives the next hint of the first exercise that fails, one more each
+// time, and remembers how many it gave.
+func (s *session) hint(ctx context.Context, lab *Lab) error {
+	r, err := s.checkOne(ctx, lab)
+	if err != nil {
+		return err
+	}
+	if len(r.build) > 0 {
+		s.out.say(msgHintBuild, lab.Name)
+		return errFailed
+	}
+	first := r.firstFailing()
+	switch {
+	case first == nil && r.passes():
+		s.out.say(msgHintAllPass, lab.Name)
+		return nil
+	case first == nil:
+		s.out.say(msgHintExercisePass, lab.Name, lab.Name)
+		return nil
+	}
+	ex := first.exercise
+	hints, err := s.hints(lab, ex)
+	if err != nil {
+		return err
+	}
+	st := s.wb.loadState()
+	if st.Hints[lab.Name] == nil {
+		st.Hints[lab.Name] = map[string]int{}
+	}
+	n := min(st.Hints[lab.Name][ex.ID]+1, len(hints))
+	st.Hints[lab.Name][ex.ID] = n
+	if err := s.wb.saveState(st); err != nil {
+		s.errOut.say(msgRememberFailed, err)
+	}
+	number := 1
+	for i := range lab.Exercises {
+		if &lab.Exercises[i] == ex {
+			number = i + 1
+		}
+	}
+	s.out.say(msgHintHeader, n, len(hints), number, lab.Name, ex.Title.In(s.out.lang))
+	for _, l := range strings.Split(hints[n-1], "\n") {
+		s.out.lines("  " + l)
+	}
+	if n < len(hints) {
+		s.out.say(msgHintMore, lab.Name)
+	} else {
+		s.out.say(msgHintLastAgain)
+	}
+	return nil
+}
+
+// hints returns the exercise's hints in the learner's language, and a last
+// one that points to the lines of the lab that solve it.
+func (s *session) hints(lab *Lab, ex *Exercise) ([]string, error) {
+	var out []string
+	for _, h := range ex.Hints {
+		out = append(out, h.In(s.out.lang))
+	}
+	var where []string
+	for _, r := range ex.Regions {
+		src, err := os.ReadFile(filepath.Join(s.wb.labDir(lab.Name), filepath.FromSlash(r.File)))
+		if err != nil {
+			return nil, fmt.Errorf("read labs/%s/%s: %w", lab.Name, r.File, err)
+		}
+		regions, err := findRegions(src)
+		if err != nil {
+			return nil, fmt.Errorf("labs/%s/%s: %w", lab.Name, r.File, err)
+		}
+		for _, fr := range regions {
+			if fr.id == r.ID {
+				// The body's lines, counting from 1: after the begin
+				// marker, up to the line before the end marker.
+				where = append(where, fmt.Sprintf("labs/%s/%s:%d-%d", lab.Name, r.File, fr.begin+2, fr.end))
+			}
+		}
+	}
+	return append(out, s.out.sprint(msgHintLines, strings.Join(where, ", "), lab.Name)), nil
+}

@@ -1,0 +1,171 @@
+package track
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestFailureLeavesOutTestifysNoise(t *testing.T) {
+	out := strings.Split(`=== RUN   TestCalculatorTakesTwoTurnsAndFourMessages
+    loop.go:53: the loop did not end after 50 turns: does each tool result reach the history (step 5)?
+    main_test.go:157: 
+        	Error Trace:	/repo/mywork/02-loop/main_test.go:157
+        	Error:      	Not equal: 
+        	            	expected: 101
+        	            	actual  : 51
+        	            	
+        	            	Diff:
+        	            	--- Expected
+        	            	+++ Actual
+        	            	@@ -1 +1 @@
+        	            	-101
+        	            	+51
+        	Test:       	TestNothingStopsAStubbornModel
+        	Messages:   	the prompt, then a reply and a result per turn
+    main_test.go:80: step 2: the reply is appended to the history
+        the history holds 1 message, want 2 (-want +got):
+        @@ -1,2 +1 @@
+         user "Hi!"
+        -assistant "Hello.", stop reason stop
+--- FAIL: TestCalculatorTakesTwoTurnsAndFourMessages (0.00s)`, "\n")
+	f := failure(out, "/repo/mywork/02-loop", "mywork/02-loop")
+	assert.Empty(t, f.why.EN)
+	assert.Equal(t, []string{
+		"loop.go:53: the loop did not end after 50 turns: does each tool result reach the history (step 5)?",
+		"main_test.go:157: the prompt, then a reply and a result per turn",
+		"  Not equal:",
+		"  expected: 101",
+		"  actual  : 51",
+		"main_test.go:80: step 2: the reply is appended to the history",
+		"  the history holds 1 message, want 2 (-want +got):",
+		"  @@ -1,2 +1 @@",
+		`   user "Hi!"`,
+		`  -assistant "Hello.", stop reason stop`,
+	}, f.lines)
+}
+
+func TestFailureOfAPanicIsItsValueAndItsLine(t *testing.T) {
+	out := strings.Split(`=== RUN   TestAFailingToolStopsThisLoop
+--- FAIL: TestAFailingToolStopsThisLoop (0.00s)
+panic: runtime error: index out of range [5] with length 1 [recovered, repanicked]
+
+goroutine 8 [running]:
+testing.tRunner.func1.2({0x55b7e0, 0x6cccd0})
+	/usr/local/go/src/testing/testing.go:1974 +0x232
+panic({0x55b7e0?, 0x6cccd0?})
+	/usr/local/go/src/runtime/panic.go:860 +0x13a
+github.com/agent-loop-lab/agent-loop-lab/mywork/02-loop.runLoop(...)
+	/repo/mywork/02-loop/loop.go:68 +0x28
+github.com/agent-loop-lab/agent-loop-lab/mywork/02-loop.TestAFailingToolStopsThisLoop(0x77b8228c908?)
+	/repo/mywork/02-loop/main_test.go:92 +0x28`, "\n")
+	f := failure(out, "/repo/mywork/02-loop", "mywork/02-loop")
+	assert.Equal(t, msgPanic, f.why)
+	assert.Equal(t, []any{"runtime error: index out of range [5] with length 1"}, f.whyArgs)
+	assert.Equal(t, []string{"  at mywork/02-loop/loop.go:68"}, f.lines, "the learner's code, not the test")
+}
+
+func TestFailureOfADeadlockNamesItAndTheLine(t *testing.T) {
+	out := strings.Split(`--- FAIL: TestDead (0.00s)
+panic: deadlock: all goroutines in bubble are blocked [recovered, repanicked]
+
+goroutine 8 [running]:
+testing/synctest.Test(0x61720180908, 0x594180)
+	/usr/local/go/src/testing/synctest/synctest.go:290 +0x90
+github.com/x/mywork/06-steering.TestDead(0x61720180908?)
+	/repo/mywork/06-steering/agent_test.go:11 +0x1a
+
+goroutine 10 [chan receive (durable), synctest bubble 1]:
+github.com/x/mywork/06-steering.(*Agent).poll(0x61720180b48?)
+	/repo/mywork/06-steering/agent.go:120 +0x25`, "\n")
+	f := failure(out, "/repo/mywork/06-steering", "mywork/06-steering")
+	assert.Equal(t, msgDeadlock, f.why)
+	assert.Equal(t, []string{"  at mywork/06-steering/agent.go:120"}, f.lines, "no goroutine dump, only the place")
+}
+
+func TestShortenSaysHowToSeeTheRest(t *testing.T) {
+	assert.Equal(t, []string{"a", "b"}, shorten([]string{"a", "b"}, 2, "more"))
+	assert.Equal(t, []string{"a", "… 2 more lines: go test"}, shorten([]string{"a", "b", "c"}, 1, "go test"))
+}
+
+// events writes go test -json lines.
+func events(t *testing.T, evs ...testEvent) []byte {
+	var b strings.Builder
+	for _, ev := range evs {
+		data, err := json.Marshal(ev)
+		require.NoError(t, err)
+		b.Write(data)
+		b.WriteByte('\n')
+	}
+	return []byte(b.String())
+}
+
+func TestParseEventsOfATimeout(t *testing.T) {
+	const pkg = "github.com/x/mywork/02-loop"
+	out := events(t,
+		testEvent{Action: "run", Package: pkg, Test: "TestA"},
+		testEvent{Action: "pass", Package: pkg, Test: "TestA"},
+		testEvent{Action: "run", Package: pkg, Test: "TestHang"},
+		testEvent{Action: "output", Package: pkg, Test: "TestHang", Output: "=== RUN   TestHang\n"},
+		testEvent{Action: "output", Package: pkg, Test: "TestHang", Output: "panic: test timed out after 10s\n"},
+		testEvent{Action: "output", Package: pkg, Test: "TestHang", Output: "\trunning tests:\n"},
+		testEvent{Action: "output", Package: pkg, Test: "TestHang", Output: "\t\tTestHang (10s)\n"},
+		testEvent{Action: "output", Package: pkg, Test: "TestHang", Output: "\n"},
+		testEvent{Action: "output", Package: pkg, Output: "FAIL\tgithub.com/x/mywork/02-loop\t10.011s\n"},
+		testEvent{Action: "fail", Package: pkg},
+		testEvent{Action: "pass", Package: "github.com/x/other"},
+	)
+	runs := parseEvents(out, []string{"mywork/02-loop"})
+	require.Len(t, runs, 1, "other packages are not reported")
+	run := runs["mywork/02-loop"]
+	assert.True(t, run.built)
+	assert.True(t, run.timedOut)
+	assert.Equal(t, []string{"TestHang"}, run.running)
+	assert.Equal(t, passed, run.tests["TestA"].status)
+	assert.Equal(t, unfinished, run.tests["TestHang"].status)
+
+	r := &report{lab: &Lab{Name: "02-loop"}, dir: "/repo/mywork/02-loop", rel: "mywork/02-loop"}
+	f := r.findingOf(run, "TestHang")
+	assert.Equal(t, msgTimeout, f.why, "a timeout gets a sentence, not a dump")
+	assert.Equal(t, msgNotRun, r.findingOf(run, "TestLater").why, "a test after the timeout did not run")
+}
+
+func TestParseEventsOfABuildFailure(t *testing.T) {
+	const pkg = "github.com/x/mywork/02-loop"
+	out := events(t,
+		testEvent{Action: "build-output", ImportPath: pkg + " [" + pkg + ".test]", Output: "# " + pkg + "\n"},
+		testEvent{Action: "build-output", ImportPath: pkg + " [" + pkg + ".test]", Output: "mywork/02-loop/loop.go:61:2: declared and not used: history\n"},
+		testEvent{Action: "build-fail", ImportPath: pkg + " [" + pkg + ".test]"},
+		testEvent{Action: "start", Package: pkg},
+		testEvent{Action: "output", Package: pkg, Output: "FAIL\t" + pkg + " [build failed]\n"},
+		testEvent{Action: "fail", Package: pkg, FailedBuild: pkg + " [" + pkg + ".test]"},
+	)
+	run := parseEvents(out, []string{"mywork/02-loop"})["mywork/02-loop"]
+	require.NotNil(t, run)
+	assert.False(t, run.built)
+	r := &report{lab: registry["02-loop"], rel: "mywork/02-loop"}
+	r.first(run)
+	assert.Equal(t, []string{"mywork/02-loop/loop.go:61:2: declared and not used: history"}, r.build, "the compiler's errors, with paths in mywork/")
+	assert.False(t, r.vet)
+}
+
+func TestFirstFailedLeafIsTheDeepestFirstFailure(t *testing.T) {
+	run := newPkgRun()
+	for _, tt := range []struct {
+		name   string
+		status testStatus
+	}{{"TestA", failed}, {"TestA/one", passed}, {"TestA/two", failed}, {"TestA/two/x", failed}, {"TestA/three", failed}} {
+		run.test(tt.name).status = tt.status
+	}
+	assert.Equal(t, "TestA/two/x", firstFailedLeaf(run, "TestA").name)
+	assert.Equal(t, "TestA/three", firstFailedLeaf(run, "TestA/three").name)
+}
+
+func TestRuleFromName(t *testing.T) {
+	assert.Equal(t, "a failing tool stops this loop (TestAFailingToolStopsThisLoop)", ruleFromName("TestAFailingToolStopsThisLoop"))
+	assert.Equal(t, "command line: unknown flag (TestCommandLine/unknown_flag)", ruleFromName("TestCommandLine/unknown_flag"))
+	assert.Equal(t, "json as text (TestJSONAsText)", ruleFromName("TestJSONAsText"))
+}

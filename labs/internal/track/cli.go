@@ -1,0 +1,152 @@
+package track
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
+)
+
+// Run is the front door, go run ./labs: it parses args and runs the
+// command they name. Its error says how the command ended; ExitStatus turns
+// it into the exit status.
+func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	wb, err := openWorkbook()
+	if err != nil {
+		return err
+	}
+	return run(ctx, wb, os.Getenv, args, stdout, stderr)
+}
+
+var (
+	// errUsage is a bad command line; the message is printed already.
+	errUsage = errors.New("bad command line")
+	// errFailed is a command that did not succeed, such as a check that
+	// finds a broken rule; the message is printed already.
+	errFailed = errors.New("failed")
+	// errInterrupted is a command that Ctrl-C ended.
+	errInterrupted = errors.New("interrupted")
+)
+
+// ExitStatus reports err, if it has not been reported yet, and returns the
+// exit status: 0 for success and -h, 1 for a failure, 2 for a bad command
+// line, 130 for Ctrl-C.
+func ExitStatus(err error, stderr io.Writer) int {
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, errUsage):
+		return 2
+	case errors.Is(err, errFailed):
+		return 1
+	case errors.Is(err, errInterrupted), errors.Is(err, context.Canceled):
+		fmt.Fprintln(stderr, msgInterrupted.EN)
+		return 130
+	}
+	fmt.Fprintf(stderr, "error: %v\n", err)
+	return 1
+}
+
+// A session is one command's context: the workbook, the learner's
+// language, where to write.
+type session struct {
+	wb     *workbook
+	out    *printer
+	errOut *printer
+	force  bool
+	getenv func(string) string
+}
+
+// commands are the subcommands, by name.
+var commands = map[string]func(s *session, ctx context.Context, lab *Lab) error{
+	"start":    (*session).start,
+	"check":    (*session).check,
+	"hint":     (*session).hint,
+	"watch":    (*session).watch,
+	"solution": (*session).solution,
+	"reset":    (*session).reset,
+}
+
+// run is Run on a workbook, with the environment's variables from getenv.
+func run(ctx context.Context, wb *workbook, getenv func(string) string, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("labs", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	langFlag := fs.String("lang", "", "")
+	force := fs.Bool("force", false, "")
+	// Flags may come before or after the command and the lab.
+	var words []string
+	for rest := args; ; {
+		if err := fs.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fmt.Fprintf(stdout, msgUsage.In(langFromEnv(getenv)), strings.Join(wb.labs, ", "))
+				return err
+			}
+			return usage(wb, getenv, stderr, Text{EN: "%v"}, err)
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		words = append(words, fs.Arg(0))
+		rest = fs.Args()[1:]
+	}
+	lang := langFromEnv(getenv)
+	if *langFlag != "" {
+		l, err := parseLang(*langFlag)
+		if err != nil {
+			return usage(wb, getenv, stderr, Text{EN: "%v"}, err)
+		}
+		lang = l
+	}
+	s := &session{
+		wb:     wb,
+		out:    newPrinter(stdout, lang, cli.Colorful(stdout)),
+		errOut: newPrinter(stderr, lang, false),
+		force:  *force,
+		getenv: getenv,
+	}
+	if len(words) == 0 {
+		if *force {
+			return usage(wb, getenv, stderr, msgForceOnlyReset)
+		}
+		return s.contents(ctx)
+	}
+	cmd, ok := commands[words[0]]
+	switch {
+	case !ok:
+		return usage(wb, getenv, stderr, msgUnknownCommand, words[0])
+	case len(words) == 1:
+		return usage(wb, getenv, stderr, msgNeedsLab, words[0], words[0])
+	case len(words) > 2:
+		return usage(wb, getenv, stderr, msgTooManyArgs, strings.Join(words[2:], " "))
+	case *force && words[0] != "reset":
+		return usage(wb, getenv, stderr, msgForceOnlyReset)
+	}
+	name, matches := wb.resolve(words[1])
+	switch {
+	case name == "" && len(matches) == 0:
+		return usage(wb, getenv, stderr, msgUnknownLab, words[1])
+	case name == "":
+		return usage(wb, getenv, stderr, msgAmbiguousLab, words[1], strings.Join(matches, ", "))
+	}
+	lab := registry[name]
+	if lab == nil {
+		s.errOut.say(msgNoExercises, name, name)
+		return errFailed
+	}
+	return cmd(s, ctx, lab)
+}
+
+// usage reports a bad command line with the lists of commands and labs,
+// and returns errUsage.
+func usage(wb *workbook, getenv func(string) string, stderr io.Writer, msg Text, args ...any) error {
+	p := newPrinter(stderr, langFromEnv(getenv), false)
+	p.say(msg, args...)
+	p.say(msgLists, strings.Join(wb.labs, ", "))
+	return errUsage
+}

@@ -1,0 +1,353 @@
+package track
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/agent-loop-lab/agent-loop-lab/expected"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// testWorkbook returns the repository as a workbook whose learner's copies
+// go to a directory of their own, removed after the test. Commands that run
+// go test need it inside the module: then it is a directory whose name
+// starts with "_", which go test ./... ignores.
+func testWorkbook(t *testing.T, inModule bool) *workbook {
+	t.Helper()
+	root, err := expected.Root()
+	require.NoError(t, err)
+	labs, err := expected.Labs()
+	require.NoError(t, err)
+	dir := t.TempDir()
+	if inModule {
+		dir, err = os.MkdirTemp(root, "_track-test-")
+		if err != nil {
+			t.Skipf("the checkout is read-only: %v", err)
+		}
+		t.Cleanup(func() { os.RemoveAll(dir) })
+	}
+	return &workbook{root: root, work: filepath.Join(dir, "mywork"), labs: labs}
+}
+
+// english is an environment with an English locale and no colour.
+func english(name string) string {
+	return map[string]string{"LANG": "en_US.UTF-8", "NO_COLOR": "1"}[name]
+}
+
+// result is what one command printed and its exit status.
+type result struct {
+	stdout, stderr string
+	status         int
+}
+
+// runCommand runs the front door with args on wb.
+func runCommand(t *testing.T, wb *workbook, args ...string) result {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), wb, english, args, &stdout, &stderr)
+	status := ExitStatus(err, &stderr)
+	return result{stdout: stdout.String(), stderr: stderr.String(), status: status}
+}
+
+func TestHelp(t *testing.T) {
+	wb := testWorkbook(t, false)
+	res := runCommand(t, wb, "-h")
+	assert.Equal(t, 0, res.status)
+	assert.Empty(t, res.stderr)
+	for _, want := range []string{"Usage: go run ./labs", "start LAB", "check LAB", "hint LAB", "watch LAB", "solution LAB", "reset LAB", "-force", "-lang en|zh", "02-loop", "Exit status", "Ctrl-C ends watch"} {
+		assert.Contains(t, res.stdout, want)
+	}
+}
+
+func TestBadCommandLines(t *testing.T) {
+	wb := testWorkbook(t, false)
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"nope"}, `unknown command "nope"`},
+		{[]string{"check"}, "check needs a lab, as in: go run ./labs check 02-loop"},
+		{[]string{"check", "99"}, `no lab is named "99"`},
+		{[]string{"check", "0"}, `"0" names more than one lab: 01-no-loop, 02-loop`},
+		{[]string{"check", "02", "03"}, "too many arguments: 03"},
+		{[]string{"-force", "check", "02"}, "-force is only for reset"},
+		{[]string{"-force"}, "-force is only for reset"},
+		{[]string{"-lang", "fr", "check", "02"}, `-lang "fr": the languages are en and zh`},
+		{[]string{"-x"}, "flag provided but not defined: -x"},
+		{[]string{"check", "\x1b[2J"}, `no lab is named "\x1b[2J"`},
+	}
+	for _, tt := range tests {
+		res := runCommand(t, wb, tt.args...)
+		assert.Equal(t, 2, res.status, "%q", tt.args)
+		assert.Empty(t, res.stdout, "%q", tt.args)
+		assert.Contains(t, res.stderr, tt.want, "%q", tt.args)
+		assert.Contains(t, res.stderr, "The commands: start, check, hint, watch, solution, reset", "%q: the list of commands", tt.args)
+		assert.Contains(t, res.stderr, "The labs: 01-no-loop, 02-loop,", "%q: the list of labs", tt.args)
+	}
+}
+
+func TestLabNamesMayBeShort(t *testing.T) {
+	wb := testWorkbook(t, false)
+	for _, arg := range []string{"02-loop", "02", "2", "loop", "lo", "02-l"} {
+		name, matches := wb.resolve(arg)
+		assert.Equal(t, "02-loop", name, "%q", arg)
+		assert.Empty(t, matches)
+	}
+	name, matches := wb.resolve("")
+	assert.Empty(t, name)
+	assert.Empty(t, matches)
+}
+
+func TestALabWithoutExercises(t *testing.T) {
+	wb := testWorkbook(t, false)
+	for _, name := range wb.labs {
+		if registry[name] != nil {
+			continue
+		}
+		res := runCommand(t, wb, "start", name)
+		assert.Equal(t, 1, res.status)
+		assert.Contains(t, res.stderr, name+" has no exercises yet")
+		return
+	}
+	t.Skip("every lab has exercises")
+}
+
+func TestCommandsBeforeStartSayToStart(t *testing.T) {
+	wb := testWorkbook(t, false)
+	for _, cmd := range []string{"check", "hint", "watch", "solution"} {
+		res := runCommand(t, wb, cmd, "02")
+		assert.Equal(t, 1, res.status, cmd)
+		assert.Equal(t, "You have not started 02-loop yet. Start it with:\n  go run ./labs start 02-loop\n", res.stdout, cmd)
+	}
+}
+
+func TestStartCopiesTheLabWithTheExercisesCutOut(t *testing.T) {
+	wb := testWorkbook(t, false)
+	res := runCommand(t, wb, "start", "02")
+	require.Equal(t, 0, res.status, res.stderr)
+	assert.Contains(t, res.stdout, "Started 02-loop: your copy is ")
+	assert.Contains(t, res.stdout, "exercise 1: the six steps of runLoop, in ")
+
+	lab, err := readFiles(wb.labDir("02-loop"))
+	require.NoError(t, err)
+	mine, err := readFiles(wb.copyDir("02-loop"))
+	require.NoError(t, err)
+	assert.Equal(t, lab.names(), mine.names(), "every file of the lab, tests and README included")
+	for _, name := range lab.names() {
+		if name != "loop.go" {
+			assert.Equal(t, string(lab[name]), string(mine[name]), name)
+		}
+	}
+	assert.Contains(t, string(mine["loop.go"]), "\t// exercise: run-loop\n\t// TODO: write the agent loop")
+	assert.Contains(t, string(mine["loop.go"]), "\treturn Result{}, fmt.Errorf(\"runLoop is not written yet\")\n\t// end of exercise: run-loop\n")
+	entries, err := os.ReadDir(wb.work)
+	require.NoError(t, err)
+	assert.Len(t, entries, 1, "no temporary directory is left behind")
+}
+
+func TestStartNeverOverwritesWork(t *testing.T) {
+	wb := testWorkbook(t, false)
+	require.Equal(t, 0, runCommand(t, wb, "start", "02").status)
+	loop := filepath.Join(wb.copyDir("02-loop"), "loop.go")
+	require.NoError(t, os.WriteFile(loop, []byte("my work"), 0o644))
+
+	res := runCommand(t, wb, "start", "loop")
+	assert.Equal(t, 1, res.status)
+	assert.Contains(t, res.stdout, "You have started 02-loop already")
+	assert.Contains(t, res.stdout, "go run ./labs reset 02-loop")
+	data, err := os.ReadFile(loop)
+	require.NoError(t, err)
+	assert.Equal(t, "my work", string(data))
+}
+
+func TestACopyThatIsAFile(t *testing.T) {
+	wb := testWorkbook(t, false)
+	require.NoError(t, os.MkdirAll(wb.work, 0o755))
+	require.NoError(t, os.WriteFile(wb.copyDir("02-loop"), []byte("x"), 0o644))
+	for _, cmd := range []string{"start", "check", "hint", "watch", "solution", "reset"} {
+		res := runCommand(t, wb, cmd, "02")
+		assert.Equal(t, 1, res.status, cmd)
+		assert.Contains(t, res.stdout, "mywork/02-loop is a file, not your copy of the lab", cmd)
+	}
+	res := runCommand(t, wb, "reset", "-force", "02")
+	assert.Equal(t, 1, res.status, "reset -force does not remove a file it did not make")
+	data, err := os.ReadFile(wb.copyDir("02-loop"))
+	require.NoError(t, err)
+	assert.Equal(t, "x", string(data))
+}
+
+func TestAWorkDirectoryThatIsAFile(t *testing.T) {
+	wb := testWorkbook(t, false)
+	require.NoError(t, os.WriteFile(wb.work, []byte("x"), 0o644))
+	res := runCommand(t, wb, "start", "02")
+	assert.Equal(t, 1, res.status)
+	assert.Contains(t, res.stdout, "is a file; the track keeps your copies of the labs in a directory of that name")
+}
+
+func TestResetRefusesToDiscardChangedWork(t *testing.T) {
+	wb := testWorkbook(t, false)
+	require.Equal(t, 0, runCommand(t, wb, "start", "02").status)
+	res := runCommand(t, wb, "reset", "02")
+	assert.Equal(t, 0, res.status, "an untouched copy resets without -force")
+	assert.Contains(t, res.stdout, "Reset 02-loop: your copy is the starter again.")
+
+	dir := wb.copyDir("02-loop")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "loop.go"), []byte("my work"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("mine"), 0o644))
+	require.NoError(t, os.Remove(filepath.Join(dir, "README.md")))
+	res = runCommand(t, wb, "reset", "02")
+	assert.Equal(t, 1, res.status)
+	assert.Contains(t, res.stdout, "holds work of yours that reset would discard: loop.go, notes.txt.")
+	assert.Contains(t, res.stdout, "go run ./labs reset -force 02-loop")
+	data, err := os.ReadFile(filepath.Join(dir, "loop.go"))
+	require.NoError(t, err)
+	assert.Equal(t, "my work", string(data), "the work is left as it is")
+
+	res = runCommand(t, wb, "reset", "02", "-force")
+	assert.Equal(t, 0, res.status, res.stderr)
+	data, err = os.ReadFile(filepath.Join(dir, "loop.go"))
+	require.NoError(t, err)
+	assert.Contains(t, string(data), "TODO: write the agent loop")
+	assert.NoFileExists(t, filepath.Join(dir, "notes.txt"))
+	assert.FileExists(t, filepath.Join(dir, "README.md"))
+	entries, err := os.ReadDir(wb.work)
+	require.NoError(t, err)
+	assert.Len(t, entries, 1, "no temporary directory is left behind")
+}
+
+func TestResetForgetsTheHints(t *testing.T) {
+	wb := testWorkbook(t, false)
+	require.Equal(t, 0, runCommand(t, wb, "start", "02").status)
+	require.NoError(t, wb.saveState(state{Hints: map[string]map[string]int{"02-loop": {"run-loop": 2}, "06-steering": {"x": 1}}}))
+	require.Equal(t, 0, runCommand(t, wb, "reset", "02").status)
+	assert.Equal(t, map[string]map[string]int{"06-steering": {"x": 1}}, wb.loadState().Hints)
+}
+
+func TestSolutionShowsWhatDiffers(t *testing.T) {
+	wb := testWorkbook(t, false)
+	require.Equal(t, 0, runCommand(t, wb, "start", "02").status)
+	dir := wb.copyDir("02-loop")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("mine\n"), 0o644))
+	require.NoError(t, os.Remove(filepath.Join(dir, "README.md")))
+
+	res := runCommand(t, wb, "solution", "02")
+	assert.Equal(t, 0, res.status)
+	rel := wb.rel(dir)
+	assert.Contains(t, res.stdout, "--- "+rel+"/loop.go (yours)\n+++ labs/02-loop/loop.go (the lab's)\n@@ ")
+	assert.Contains(t, res.stdout, "-\t// TODO: write the agent loop")
+	assert.Contains(t, res.stdout, "+\t// Step 1: the user's input enters the history.")
+	assert.Contains(t, res.stdout, rel+"/README.md is missing from your copy (the lab's is labs/02-loop/README.md).")
+	assert.Contains(t, res.stdout, rel+"/notes.txt is yours alone")
+	assert.NotContains(t, res.stdout, "main_test.go", "only the files that differ")
+	assert.NotContains(t, res.stdout, "\x1b[", "no colour off a terminal")
+
+	labFiles, err := readFiles(wb.labDir("02-loop"))
+	require.NoError(t, err)
+	require.NoError(t, os.RemoveAll(dir))
+	require.NoError(t, writeFiles(dir, labFiles))
+	res = runCommand(t, wb, "solution", "02")
+	assert.Equal(t, "Your files in "+rel+" are the lab's.\n", res.stdout)
+}
+
+func TestStateSurvivesABrokenFile(t *testing.T) {
+	wb := testWorkbook(t, false)
+	require.NoError(t, os.MkdirAll(wb.work, 0o755))
+	require.NoError(t, os.WriteFile(wb.statePath(), []byte("{not json"), 0o644))
+	assert.Empty(t, wb.loadState().Hints)
+	require.NoError(t, wb.saveState(state{Hints: map[string]map[string]int{"02-loop": {"run-loop": 1}}}))
+	assert.Equal(t, 1, wb.loadState().Hints["02-loop"]["run-loop"])
+}
+
+func TestExitStatus(t *testing.T) {
+	var stderr bytes.Buffer
+	assert.Equal(t, 0, ExitStatus(nil, &stderr))
+	assert.Equal(t, 0, ExitStatus(flag.ErrHelp, &stderr))
+	assert.Equal(t, 2, ExitStatus(errUsage, &stderr))
+	assert.Equal(t, 1, ExitStatus(errFailed, &stderr))
+	assert.Empty(t, stderr.String(), "these were reported already")
+	assert.Equal(t, 130, ExitStatus(errInterrupted, &stderr))
+	assert.Equal(t, "interrupted\n", stderr.String())
+	stderr.Reset()
+	assert.Equal(t, 1, ExitStatus(errors.New("boom"), &stderr))
+	assert.Equal(t, "error: boom\n", stderr.String())
+}
+
+func TestLanguage(t *testing.T) {
+	env := func(vars map[string]string) func(string) string {
+		return func(name string) string { return vars[name] }
+	}
+	assert.Equal(t, English, langFromEnv(env(nil)))
+	assert.Equal(t, Chinese, langFromEnv(env(map[string]string{"LANG": "zh_CN.UTF-8"})))
+	assert.Equal(t, English, langFromEnv(env(map[string]string{"LC_ALL": "C", "LANG": "zh_CN.UTF-8"})), "LC_ALL comes first")
+	assert.Equal(t, Chinese, langFromEnv(env(map[string]string{"LC_MESSAGES": "zh_TW", "LANG": "en_US"})), "then LC_MESSAGES")
+	_, err := parseLang("de")
+	assert.Error(t, err)
+	l, err := parseLang("zh")
+	require.NoError(t, err)
+	assert.Equal(t, Chinese, l)
+	assert.Equal(t, "译", Text{EN: "translated", ZH: "译"}.In(Chinese))
+	assert.Equal(t, "only English", Text{EN: "only English"}.In(Chinese))
+}
+
+func TestTextsInEveryLanguageTakeTheSameVerbs(t *testing.T) {
+	verbs := func(s string) string {
+		var out []string
+		for i := 0; i < len(s)-1; i++ {
+			if s[i] == '%' {
+				out = append(out, s[i:i+2])
+				i++
+			}
+		}
+		return strings.Join(out, " ")
+	}
+	messages := messageTexts(t)
+	for _, m := range messages {
+		if m.ZH != "" {
+			assert.Equal(t, verbs(m.EN), verbs(m.ZH), "%q", m.EN)
+		}
+	}
+	assert.Greater(t, len(messages), 20)
+}
+
+// messageTexts reads the Text literals of messages.go.
+func messageTexts(t *testing.T) []Text {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "messages.go", nil, 0)
+	require.NoError(t, err)
+	var out []Text
+	ast.Inspect(f, func(n ast.Node) bool {
+		lit, ok := n.(*ast.CompositeLit)
+		if !ok {
+			return true
+		}
+		if id, ok := lit.Type.(*ast.Ident); !ok || id.Name != "Text" {
+			return true
+		}
+		var text Text
+		for _, e := range lit.Elts {
+			kv := e.(*ast.KeyValueExpr)
+			s, err := strconv.Unquote(kv.Value.(*ast.BasicLit).Value)
+			require.NoError(t, err)
+			switch kv.Key.(*ast.Ident).Name {
+			case "EN":
+				text.EN = s
+			case "ZH":
+				text.ZH = s
+			}
+		}
+		out = append(out, text)
+		return false
+	})
+	return out
+}

@@ -1,0 +1,139 @@
+package track
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// contents prints the table of contents: each lab with its idea and the
+// state of its exercises, then the next thing to do. It checks every lab
+// the learner started, all in one go.
+func (s *session) contents(ctx context.Context) error {
+	wb, p := s.wb, s.out
+	var targets []target
+	for _, name := range wb.labs {
+		if lab := registry[name]; lab != nil {
+			if info, err := os.Stat(wb.copyDir(name)); err == nil && info.IsDir() {
+				targets = append(targets, target{lab: lab, dir: wb.copyDir(name)})
+			}
+		}
+	}
+	reports := map[string]*report{}
+	if len(targets) > 0 {
+		rs, err := wb.check(ctx, targets)
+		if err != nil {
+			if ctx.Err() != nil {
+				return errInterrupted
+			}
+			return err
+		}
+		for _, r := range rs {
+			reports[r.lab.Name] = r
+		}
+		if err := wb.forgetPassed(rs); err != nil {
+			s.errOut.say(msgRememberFailed, err)
+		}
+	}
+	p.say(msgTOCHeader)
+	width := 0
+	for _, name := range wb.labs {
+		width = max(width, len(name)+2)
+	}
+	next := ""
+	for _, name := range wb.labs {
+		lab := registry[name]
+		if lab == nil {
+			p.lines(p.strong.Sprintf("%-*s", width, name) + readmeTitle(wb.labDir(name)))
+			p.say(msgTOCNoExercises, name)
+			continue
+		}
+		p.lines(p.strong.Sprintf("%-*s", width, name) + lab.Idea.In(p.lang))
+		r := reports[name]
+		switch {
+		case r == nil && s.isFile(name):
+			p.sayIn(p.bad, msgTOCIsAFile, wb.rel(wb.copyDir(name)))
+			next = firstOf(next, "check "+name)
+		case r == nil:
+			if len(lab.Exercises) == 1 {
+				p.say(msgTOCNotStarted1)
+			} else {
+				p.say(msgTOCNotStarted, len(lab.Exercises))
+			}
+			next = firstOf(next, "start "+name)
+		default:
+			s.contentsOf(r)
+			if !r.passes() {
+				next = firstOf(next, "check "+name)
+			}
+		}
+	}
+	p.lines("")
+	switch {
+	case next == "":
+		p.sayIn(p.good, msgTOCAllDone)
+	case strings.HasPrefix(next, "start "):
+		p.say(msgTOCNextStart, strings.TrimPrefix(next, "start "))
+	default:
+		p.say(msgTOCNextCheck, strings.TrimPrefix(next, "check "))
+	}
+	return nil
+}
+
+// contentsOf prints a started lab's state, one line for each exercise.
+func (s *session) contentsOf(r *report) {
+	p := s.out
+	if len(r.build) > 0 {
+		p.sayIn(p.bad, msgTOCBuild)
+		return
+	}
+	for i, e := range r.exercises {
+		title := e.exercise.Title.In(p.lang)
+		if e.broken < 0 {
+			p.sayIn(p.good, msgTOCPasses, i+1, title)
+		} else {
+			p.sayIn(p.bad, msgTOCFails, i+1, title, e.exercise.Rules[e.broken].Text.In(p.lang))
+		}
+	}
+	switch {
+	case !r.checkedAll:
+	case r.other != nil:
+		p.sayIn(p.bad, msgTOCOther, r.other.test)
+	case r.golden != nil:
+		p.sayIn(p.bad, msgTOCGolden, goldenRule.In(p.lang))
+	default:
+		p.sayIn(p.good, msgTOCDone, goldenRule.In(p.lang))
+	}
+}
+
+// isFile reports whether the learner's copy of the lab is something other
+// than a directory.
+func (s *session) isFile(name string) bool {
+	info, err := os.Lstat(s.wb.copyDir(name))
+	return err == nil && !info.IsDir()
+}
+
+// firstOf returns a unless it is empty, and b otherwise.
+func firstOf(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// readmeTitle is the title of a lab's README, "Lab 03 · The turn limit",
+// for a lab whose track has no idea line yet.
+func readmeTitle(dir string) string {
+	f, err := os.Open(filepath.Join(dir, "README.md"))
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	if sc.Scan() {
+		return strings.TrimPrefix(sc.Text(), "# ")
+	}
+	return ""
+}

@@ -1,0 +1,148 @@
+// Package track is the workbook's build-it-yourself track, the machinery
+// behind go run ./labs.
+//
+// A learner runs go run ./labs start 02-loop and gets mywork/02-loop: a copy
+// of labs/02-loop whose exercises are cut out, each replaced by a TODO and
+// the least code that compiles. They write the code; go run ./labs check
+// 02-loop runs the lab's own tests on the copy and prints, in at most about
+// 40 lines, which exercises pass, the first rule still broken, what its test
+// expected and what happened, and what to do next. hint, watch, solution
+// and reset help along; go run ./labs -h documents them all. mywork/ is
+// git-ignored and inside the module, so the learner's work never changes a
+// tracked file, and the copy is an ordinary package of its own.
+//
+// # Adding a lab's exercises
+//
+// A lab's track is two things: region markers in the lab's source, and one
+// file in this package, labNN.go, which no other lab's track touches.
+//
+// 1. Mark each region to cut out with two whole lines, indented like the
+// code around them:
+//
+//	// exercise: run-loop
+//	... the lab's code, which is the solution ...
+//	// end of exercise: run-loop
+//
+// IDs are lower-case letters, digits and '-'. Regions do not nest. The
+// starter keeps both marker lines and replaces what is between them, so a
+// region holds whole statements or declarations, and the code outside it
+// must still compile when the region holds only its starter: mind the
+// imports, which stay as they are (lab 02's starter returns fmt.Errorf for
+// that reason). Adding two lines shifts the lines a README cites; the README
+// tests say where.
+//
+// 2. Write labNN.go, after lab02.go:
+//
+//	func init() {
+//		register(Lab{
+//			Name: "03-maxturns",
+//			Idea: Text{EN: "A turn limit, because a model that always asks again never stops."},
+//			Exercises: []Exercise{{
+//				ID:      "turn-limit",
+//				Title:   Text{EN: "the turn limit and its stop reason"},
+//				Section: "Build it yourself",
+//				Regions: []Region{{File: "loop.go", ID: "turn-limit", TODO: ..., Code: ...}},
+//				Rules:   []Rule{{Test: "TestTheLimitStopsAStubbornModel", Text: Text{EN: "..."}}, ...},
+//				Hints:   []Text{...},
+//			}},
+//			Mistakes: []Mistake{{Name: "the limit checked one turn late", File: "loop.go", Old: "...", New: "...", Rule: "..."}},
+//		})
+//	}
+//
+// An [Exercise] lists its [Region]s, its [Rule]s in the order a learner
+// meets them, and its hints; the last hint is added for it and points to the
+// lines between the markers (labs/02-loop/loop.go:47-80). A [Region]'s TODO
+// says what to write and names the README section; its Code is the least
+// code that compiles and vets. A [Rule] is a test of the lab, top-level
+// ("TestX") or a subtest ("TestX/case_name", as go test -json writes it),
+// and the rule in a sentence. A [Mistake] is a typical mistake as an edit
+// inside a region, and the rule check must report for it. Every text a
+// learner reads is a [Text], English and, when translated, Chinese.
+//
+// 3. In the lab's README, add a section whose heading is the exercises'
+// Section ("## Build it yourself"): what to write, in what order, and what
+// "done" looks like. It must name each rule's test, in the rules' order.
+//
+// 4. Make the lab's tests a self-check a learner can act on, as lab 02's
+// are (labs/02-loop/main_test.go):
+//
+//   - Each rule's test checks one rule, and its messages name it.
+//   - Every model a rule's test gives the loop is wrapped in expected.Guard,
+//     with the cause a learner should look at: a loop that never ends then
+//     fails within a second, "the loop did not end after 50 turns: does each
+//     tool result reach the history (step 5)?", instead of hanging.
+//   - Histories are compared with expected.AssertHistory, which prints one
+//     line per message with JSON as JSON, and tool specs or other values
+//     holding JSON with go-cmp and expected.JSONAsText. testify's
+//     assert.Equal and assert.Len on values that hold a json.RawMessage
+//     print bytes; never use them there.
+//   - The rules' tests must end even when the learner's loop does not; the
+//     tests that run the whole program (golden tests, command-line tests)
+//     need not, because check runs them only once every exercise passes.
+//
+// The first rule of each exercise must fail on its starter, and each
+// mistake must make check name its rule: TestVerify checks both.
+//
+// # How check works
+//
+// check runs go test -json, with a timeout of 10 s, from the repository
+// root, in two phases. The first runs only the rules' tests, which are
+// guarded; the second, once every exercise passes, runs every other test,
+// the golden tests (TestOutputMatchesGoldenFile, TestProgram) included,
+// which are the lab's last rule: "your output matches the lab's, byte for
+// byte". Code that does not compile gets the compiler's first errors and
+// nothing else; a panic, a synctest deadlock and a timeout get a sentence
+// and the copy's line, never a goroutine dump; testify's Error Trace, Test
+// and Diff fields are left out. Inside a copy, the golden tests compare
+// with the lab's output and keep the learner's in the copy's testdata
+// directory (see package expected).
+//
+// # What TestVerify proves
+//
+// TestVerify, run by go test ./..., copies every lab that has a track into
+// a directory named _track-verify-*, which ./... ignores, and proves for
+// each exercise: the starter compiles, vets and is gofmt'd; it differs from
+// the lab only inside the regions; every region belongs to an exercise and
+// every exercise's region exists; check on the starter fails, names the
+// exercise's first rule, and prints at most 40 lines; the lab passes as a
+// copy; each mistake makes check name its rule. It runs one go vet and one
+// go test per phase for all copies at once, and skips under -race and on a
+// read-only checkout.
+//
+// # Exercises that stay true: the README grammar
+//
+// A README's "change this line, predict, run" exercises make claims, and
+// TestVerify applies each edit to a copy of the lab and checks each claim.
+// An edit is a marker line followed by a fenced diff of one hunk, whose
+// first line names a file of the README's lab; context lines start with a
+// space, removed lines with '-', added lines with '+'; an optional "+++"
+// line and "@@" lines are ignored. The context and removed lines must occur
+// exactly once in the file:
+//
+//	<!-- edit -->
+//	```diff
+//	--- labs/02-loop/loop.go
+//	 			// model never sees the result, and asks for the tool again.
+//	-			history = append(history, fakemodel.ToolResultMessage{
+//	+			_ = append(history, fakemodel.ToolResultMessage{
+//	```
+//
+// Edits add up until the next heading; a claim holds for the edits before
+// it in its section (a claim with none is about the lab as it is). The
+// claims:
+//
+//	<!-- claim: go test [-run PATTERN] fails -->      then a fenced block, one failing test per line
+//	<!-- claim: go test [-run PATTERN] passes -->
+//	<!-- claim: go test [-run PATTERN] prints -->     then a fenced block of lines the tests print
+//	<!-- claim: stdout of go run ./labs/NN-name [ARGS] -->     then a fenced block: all of it
+//	<!-- claim: stderr of go run ./labs/NN-name [ARGS] -->     the same for standard error
+//	<!-- claim: exit status N of go run ./labs/NN-name [ARGS] -->
+//
+// go test claims run the lab's package with that -run pattern (without
+// one, all its tests: mind the tests that would hang on an edit that makes
+// the loop endless). A "fails" list must name every test that fails: a
+// top-level test, or, if the list names subtests of it, each of its failing
+// subtests. go run claims run the edited program from the repository root,
+// as go run does, without go run's own "exit status" line. A marker may
+// stand inside <details>, to hide an answer.
+package track

@@ -1,0 +1,144 @@
+package track
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// write prints the report for a learner, in at most about 40 lines: the
+// state of each exercise; for the first that fails, its first broken rule
+// and what the test saw; then the next thing to do. next is the lab to
+// start after this one, or "" if it is the last with exercises.
+func (r *report) write(p *printer, next string) {
+	p.say(msgCheckHeader, r.lab.Name, r.rel)
+	if len(r.build) > 0 {
+		if r.vet {
+			p.say(msgVetFails, r.rel)
+		} else {
+			p.say(msgDoesNotCompile, r.rel)
+		}
+		p.lines(r.build...)
+		return
+	}
+	for i, w := range r.warnings {
+		p.say(w, r.changed[i])
+	}
+	p.lines("")
+	first := r.firstFailing()
+	for i := range r.exercises {
+		e := &r.exercises[i]
+		title := e.exercise.Title.In(p.lang)
+		if e.broken < 0 {
+			p.sayIn(p.good, msgExercisePasses, i+1, title)
+			continue
+		}
+		p.sayIn(p.bad, msgExerciseFails, i+1, title)
+		if e == first {
+			p.say(msgBrokenRule, e.broken+1, len(e.exercise.Rules), e.exercise.Rules[e.broken].Text.In(p.lang))
+			r.writeFinding(p, e.finding)
+		}
+	}
+	switch {
+	case !r.checkedAll:
+		p.say(msgNotYet)
+	case r.other != nil:
+		p.sayIn(p.bad, msgOtherFails, ruleFromName(r.other.test))
+		r.writeFinding(p, r.other)
+	default:
+		p.sayIn(p.good, msgOthersPass)
+		if r.golden != nil {
+			p.sayIn(p.bad, msgGoldenFails, goldenRule.In(p.lang), r.golden.test)
+			r.writeFinding(p, r.golden)
+		} else {
+			p.sayIn(p.good, msgGoldenPasses, goldenRule.In(p.lang))
+		}
+	}
+	p.lines("")
+	r.writeNext(p, next)
+}
+
+// writeFinding prints what went wrong in a test.
+func (r *report) writeFinding(p *printer, f *finding) {
+	if f.test != "" {
+		p.say(msgBrokenTest, f.test)
+	}
+	if f.why.EN != "" {
+		p.lines("    " + p.sprint(f.why, f.whyArgs...))
+	}
+	for _, l := range f.lines {
+		p.lines("    " + l)
+	}
+}
+
+// sprint formats a message in the printer's language.
+func (p *printer) sprint(t Text, args ...any) string {
+	var b strings.Builder
+	q := *p
+	q.w = &b
+	q.say(t, args...)
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// writeNext says what to do next.
+func (r *report) writeNext(p *printer, next string) {
+	name := r.lab.Name
+	switch first := r.firstFailing(); {
+	case first != nil:
+		ex := first.exercise
+		var where []string
+		for _, reg := range ex.Regions {
+			where = append(where, r.rel+"/"+reg.File)
+		}
+		p.say(msgNextWrite, ex.ID, strings.Join(dedupe(where), ", "), ex.Section)
+		p.say(msgNextHint, name)
+		p.say(msgNextWatch, name)
+	case r.other != nil:
+		p.say(msgNextOther, r.other.test, name)
+	case r.golden != nil:
+		p.say(msgNextGolden, name)
+	default:
+		p.sayIn(p.good, msgDone, name)
+		if next != "" {
+			p.say(msgDoneNext, next)
+		} else {
+			p.say(msgDoneLast)
+		}
+	}
+}
+
+// dedupe drops repeated strings, keeping the first of each.
+func dedupe(s []string) []string {
+	var out []string
+	for _, x := range s {
+		if !slices.Contains(out, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// ruleFromName makes a sentence of a test's name, for a test no exercise
+// names: "TestAFailingToolStopsThisLoop/one_call" is "a failing tool stops
+// this loop: one call".
+func ruleFromName(test string) string {
+	parts := strings.Split(test, "/")
+	top := strings.TrimPrefix(parts[0], "Test")
+	var words []string
+	start := 0
+	runes := []rune(top)
+	for i := 1; i <= len(runes); i++ {
+		if i == len(runes) || (unicode.IsUpper(runes[i]) && (unicode.IsLower(runes[i-1]) || (i+1 < len(runes) && unicode.IsLower(runes[i+1])))) {
+			words = append(words, strings.ToLower(string(runes[start:i])))
+			start = i
+		}
+	}
+	sentence := strings.Join(words, " ")
+	for _, sub := range parts[1:] {
+		sentence += ": " + strings.ReplaceAll(sub, "_", " ")
+	}
+	if sentence == "" {
+		return test
+	}
+	return sentence + " (" + test + ")"
+}

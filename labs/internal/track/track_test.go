@@ -1,0 +1,88 @@
+package track
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestALearnersWayThroughLab02 goes through lab 02 as a learner does:
+// start, check the starter, take two hints, write the solution, check
+// again, and look at the table of contents. It runs go test on the copy, so
+// it skips where the verification does.
+func TestALearnersWayThroughLab02(t *testing.T) {
+	if raceEnabled || testing.Short() {
+		t.Skip("runs go test on a copy of lab 02, as TestVerify does")
+	}
+	wb := testWorkbook(t, true)
+	require.Equal(t, 0, runCommand(t, wb, "start", "02").status)
+
+	res := runCommand(t, wb, "check", "02")
+	assert.Equal(t, 1, res.status)
+	assert.LessOrEqual(t, strings.Count(res.stdout, "\n"), 40, res.stdout)
+	assert.Contains(t, res.stdout, "✗ exercise 1: the six steps of runLoop")
+	assert.Contains(t, res.stdout, "broken rule (1 of 8): steps 1 and 2: the first request holds the prompt, and offers the tools")
+	assert.Contains(t, res.stdout, "runLoop is not written yet")
+	assert.Contains(t, res.stdout, "Next: write exercise run-loop in "+wb.rel(wb.copyDir("02-loop"))+"/loop.go")
+	assert.NotContains(t, res.stdout, "Error Trace")
+
+	res = runCommand(t, wb, "hint", "02")
+	assert.Equal(t, 0, res.status)
+	assert.Contains(t, res.stdout, "Hint 1 of 4 for exercise 1 of 02-loop")
+	res = runCommand(t, wb, "hint", "02")
+	assert.Contains(t, res.stdout, "Hint 2 of 4")
+	for range 3 {
+		res = runCommand(t, wb, "hint", "02")
+	}
+	assert.Contains(t, res.stdout, "Hint 4 of 4")
+	assert.Contains(t, res.stdout, "labs/02-loop/loop.go:47-80", "the last hint points to the lab's lines")
+	assert.Contains(t, res.stdout, "That is the last hint.")
+
+	res = runCommand(t, wb)
+	assert.Contains(t, res.stdout, "✗ exercise 1: the six steps of runLoop: steps 1 and 2")
+	assert.Contains(t, res.stdout, "Next: go run ./labs check 02-loop")
+
+	solution, err := os.ReadFile(filepath.Join(wb.labDir("02-loop"), "loop.go"))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(wb.copyDir("02-loop"), "loop.go"), solution, 0o644))
+	began := time.Now()
+	res = runCommand(t, wb, "check", "02")
+	t.Logf("check of the solved lab took %s", time.Since(began).Round(10*time.Millisecond))
+	assert.Equal(t, 0, res.status, res.stdout)
+	assert.Contains(t, res.stdout, "✓ exercise 1: the six steps of runLoop\n✓ the lab's other tests\n✓ your output matches the lab's, byte for byte\n")
+	assert.Empty(t, wb.loadState().Hints["02-loop"], "a passing exercise's hints start again")
+
+	res = runCommand(t, wb, "hint", "02")
+	assert.Equal(t, "Every exercise of 02-loop passes: no hint needed.\n", res.stdout)
+
+	res = runCommand(t, wb)
+	assert.Equal(t, 0, res.status)
+	assert.Contains(t, res.stdout, "✓ exercise 1: the six steps of runLoop\n")
+	assert.NotContains(t, res.stdout, "Next: go run ./labs check 02-loop")
+
+	// The copy holds no trace of the golden tests: they passed.
+	_, err = os.Stat(filepath.Join(wb.copyDir("02-loop"), "testdata"))
+	assert.True(t, os.IsNotExist(err))
+
+	// Output that is not the lab's: the golden test compares with the lab's
+	// output, never advises regenerating it, and keeps the learner's in
+	// the copy.
+	print := filepath.Join(wb.copyDir("02-loop"), "print.go")
+	src, err := os.ReadFile(print)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(print, []byte(strings.Replace(string(src), `"answer:"`, `"answer: "`, 1)), 0o644))
+	res = runCommand(t, wb, "check", "02")
+	assert.Equal(t, 1, res.status)
+	assert.LessOrEqual(t, strings.Count(res.stdout, "\n"), 40, res.stdout)
+	assert.Contains(t, res.stdout, "✗ your output matches the lab's, byte for byte (TestOutputMatchesGoldenFile/02-loop)")
+	assert.Contains(t, res.stdout, "your output differs from the lab's at line 7")
+	assert.Contains(t, res.stdout, `yours:     "answer:  23 × 17 = 391.\n"`)
+	assert.NotContains(t, res.stdout, "regenerate")
+	assert.FileExists(t, filepath.Join(wb.copyDir("02-loop"), "testdata", "02-loop.txt.got"))
+	assert.NoFileExists(t, filepath.Join(wb.root, "expected", "02-loop.txt.got"), "nothing is written into expected/")
+}

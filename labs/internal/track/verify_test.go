@@ -1,0 +1,478 @@
+package track
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"go/format"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestVerify proves the track of every lab that has one, as issue 10 asks:
+// for each exercise, that its starter compiles and vets, fails its checks,
+// and that check on it names the exercise's first rule in at most 40 lines;
+// that the solution passes in a copy as in the lab; that a starter differs
+// from the solution only inside the regions, and every region belongs to an
+// exercise; that each typical mistake makes check name its rule. It also
+// applies every README's edits and checks their claims.
+//
+// It writes the copies into a directory of the repository whose name starts
+// with "_", which go test ./... ignores, and runs one go vet and one go
+// test per phase for all of them at once.
+func TestVerify(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the verification runs go test on copies of the labs; the race detector adds nothing to it, and .ci/run runs it once without")
+	}
+	if testing.Short() {
+		t.Skip("-short: the verification builds and tests every copy of every lab")
+	}
+	wb, err := openWorkbook()
+	require.NoError(t, err)
+	tmp, err := os.MkdirTemp(wb.root, "_track-verify-")
+	if err != nil {
+		t.Skipf("the checkout is read-only, so the verification cannot write its copies of the labs: %v", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(tmp) })
+	v := &verifier{wb: wb, dir: tmp}
+	began := time.Now()
+
+	for _, name := range wb.labs {
+		if lab := registry[name]; lab != nil {
+			t.Run(name+"/regions", func(t *testing.T) { v.plan(t, lab) })
+		}
+	}
+	for _, name := range wb.labs {
+		readme := "labs/" + name + "/README.md"
+		t.Run(name+"/readme-claims", func(t *testing.T) { v.planClaims(t, readme) })
+	}
+	for _, c := range v.copies {
+		require.NoError(t, writeFiles(c.dir, c.files), c.name)
+	}
+	ctx := context.Background()
+
+	t.Run("vet", func(t *testing.T) {
+		args := []string{"vet"}
+		for _, c := range v.copies {
+			args = append(args, "./"+wb.rel(c.dir))
+		}
+		cmd := exec.CommandContext(ctx, "go", args...)
+		cmd.Dir = wb.root
+		out, err := cmd.CombinedOutput()
+		assert.NoError(t, err, "every starter and every copy compiles and vets:\n%s", out)
+	})
+
+	var targets []target
+	for _, c := range v.copies {
+		if c.expect != nil {
+			targets = append(targets, target{lab: c.lab, dir: c.dir})
+		}
+	}
+	reports, err := wb.check(ctx, targets)
+	require.NoError(t, err)
+	for i, r := range reports {
+		c := v.copies[slices.IndexFunc(v.copies, func(c *verifyCopy) bool { return c.dir == targets[i].dir })]
+		t.Run(c.name, func(t *testing.T) {
+			var out bytes.Buffer
+			r.write(newPrinter(&out, English, false), "")
+			text := out.String()
+			lines := strings.Count(text, "\n")
+			assert.LessOrEqual(t, lines, 40, "check prints at most 40 lines:\n%s", text)
+			c.expect(t, r, text)
+		})
+	}
+	t.Logf("copies checked in %s", time.Since(began).Round(100*time.Millisecond))
+
+	v.verifyClaims(t, ctx)
+	t.Logf("verification took %s", time.Since(began).Round(100*time.Millisecond))
+}
+
+// A verifier holds the copies of the labs that TestVerify makes.
+type verifier struct {
+	wb     *workbook
+	dir    string
+	copies []*verifyCopy
+	claims []claimCopy
+}
+
+// A verifyCopy is one copy of a lab, and what check must say about it.
+type verifyCopy struct {
+	name   string
+	lab    *Lab
+	dir    string
+	files  files
+	expect func(t *testing.T, r *report, text string) // nil: not checked, only vetted
+}
+
+// A claimCopy is a copy of a lab with a README's edits made, and the claims
+// that hold for it.
+type claimCopy struct {
+	copy   *verifyCopy
+	claims []readmeClaim
+}
+
+// add plans a copy of lab under a directory named kind, so that the copy's
+// own directory has the lab's name, as the learner's has.
+func (v *verifier) add(kind string, lab *Lab, f files, expect func(*testing.T, *report, string)) *verifyCopy {
+	c := &verifyCopy{
+		name:   lab.Name + "/" + kind,
+		lab:    lab,
+		dir:    filepath.Join(v.dir, kind, lab.Name),
+		files:  f,
+		expect: expect,
+	}
+	v.copies = append(v.copies, c)
+	return c
+}
+
+// plan checks a lab's regions against its exercises and plans its copies:
+// the solution, the starter, one starter per exercise, one copy per mistake.
+func (v *verifier) plan(t *testing.T, lab *Lab) {
+	solution, err := readFiles(v.wb.labDir(lab.Name))
+	require.NoError(t, err)
+	found, err := regionsIn(solution)
+	require.NoError(t, err)
+
+	// Every region in the source belongs to an exercise, and every
+	// exercise's region is in the source.
+	owner := map[string]string{}
+	for _, e := range lab.Exercises {
+		for _, r := range e.Regions {
+			owner[r.File+"#"+r.ID] = e.ID
+		}
+	}
+	for file, regions := range found {
+		for _, r := range regions {
+			assert.Contains(t, owner, file+"#"+r.id, "region %s in %s belongs to no exercise", r.id, file)
+			delete(owner, file+"#"+r.id)
+		}
+	}
+	assert.Empty(t, owner, "regions of exercises that the source does not mark")
+
+	readme := string(solution["README.md"])
+	for _, e := range lab.Exercises {
+		section := sectionOf(readme, e.Section)
+		if !assert.NotEmpty(t, section, "exercise %s: README.md has no section %q", e.ID, e.Section) {
+			continue
+		}
+		at := 0
+		for _, rule := range e.Rules {
+			i := strings.Index(section[at:], "`"+rule.Test+"`")
+			if assert.GreaterOrEqual(t, i, 0, "exercise %s: README.md, section %q, lists the rules in order; %s is missing or out of order", e.ID, e.Section, rule.Test) {
+				at += i
+			}
+		}
+	}
+
+	all := lab.allExercises()
+	v.planStarter(t, lab, "starter", solution, all, lab.Exercises[0].ID)
+	if len(all) > 1 {
+		for _, e := range all {
+			v.planStarter(t, lab, "exercise-"+e.ID, solution, []*Exercise{e}, e.ID)
+		}
+	}
+	v.add("solution", lab, solution, func(t *testing.T, r *report, text string) {
+		assert.True(t, r.passes(), "the solution passes in a copy:\n%s", text)
+	})
+	for i, m := range lab.Mistakes {
+		v.planMistake(t, lab, fmt.Sprintf("mistake-%d", i+1), solution, found, m)
+	}
+}
+
+// planStarter plans a copy with the exercises cut out, and checks that it
+// differs from the solution only inside their regions and is gofmt'd. check
+// must name the first rule of the exercise first.
+func (v *verifier) planStarter(t *testing.T, lab *Lab, kind string, solution files, cut []*Exercise, first string) {
+	for _, lang := range []Lang{English, Chinese} {
+		f, err := starter(lab, solution, cut, lang)
+		require.NoError(t, err)
+		for _, name := range solution.names() {
+			if bytes.Equal(f[name], solution[name]) {
+				continue
+			}
+			regions, err := findRegions(solution[name])
+			require.NoError(t, err)
+			mine, err := findRegions(f[name])
+			require.NoError(t, err, "%s: the starter's markers", name)
+			assert.Equal(t, outside(solution[name], regions), outside(f[name], mine),
+				"%s: the starter differs from the solution outside the regions", name)
+			formatted, err := format.Source(f[name])
+			if assert.NoError(t, err, "%s: the starter", name) {
+				assert.Equal(t, string(formatted), string(f[name]), "%s: gofmt changes the starter", name)
+			}
+		}
+		if lang != English {
+			continue
+		}
+		ex := lab.exercise(first)
+		v.add(kind, lab, f, func(t *testing.T, r *report, text string) {
+			require.Empty(t, r.build, "the starter compiles:\n%s", text)
+			failing := r.firstFailing()
+			require.NotNil(t, failing, "the starter fails its checks: an exercise that passes before the learner writes anything is a defect:\n%s", text)
+			assert.Equal(t, first, failing.exercise.ID, "check names the exercise:\n%s", text)
+			assert.Equal(t, 0, failing.broken, "the starter breaks the exercise's first rule:\n%s", text)
+			assert.Contains(t, text, ex.Rules[0].Text.EN, "check names the rule:\n%s", text)
+		})
+	}
+}
+
+// planMistake plans a copy of the solution with a typical mistake made,
+// which must be inside a region: check must name the mistake's rule.
+func (v *verifier) planMistake(t *testing.T, lab *Lab, kind string, solution files, found map[string][]region, m Mistake) {
+	src := string(solution[m.File])
+	if !assert.Equal(t, 1, strings.Count(src, m.Old), "mistake %q: its text occurs once in %s", m.Name, m.File) {
+		return
+	}
+	line := strings.Count(src[:strings.Index(src, m.Old)], "\n")
+	lastLine := line + strings.Count(m.Old, "\n")
+	inside := slices.ContainsFunc(found[m.File], func(r region) bool { return r.begin < line && lastLine < r.end })
+	assert.True(t, inside, "mistake %q: the edit is inside a region of %s", m.Name, m.File)
+	f := files{}
+	for k, data := range solution {
+		f[k] = data
+	}
+	f[m.File] = []byte(strings.Replace(src, m.Old, m.New, 1))
+	v.add(kind, lab, f, func(t *testing.T, r *report, text string) {
+		failing := r.firstFailing()
+		require.NotNil(t, failing, "mistake %q: check finds it:\n%s", m.Name, text)
+		assert.Equal(t, m.Rule, failing.exercise.Rules[failing.broken].Test, "mistake %q: check names its rule:\n%s", m.Name, text)
+	})
+}
+
+// sectionOf returns the text of the README's section with that heading, up
+// to the next heading of the same or a higher level.
+func sectionOf(readme, heading string) string {
+	lines := strings.Split(readme, "\n")
+	level := 0
+	var out []string
+	for _, l := range lines {
+		h := headingLine.FindString(l)
+		switch {
+		case level == 0 && h != "" && strings.TrimSpace(l[len(h):]) == heading:
+			level = len(h) - 1
+		case level > 0 && h != "" && len(h)-1 <= level:
+			return strings.Join(out, "\n")
+		case level > 0:
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// planClaims reads a README's edits and claims and plans a copy of its lab
+// for each set of edits.
+func (v *verifier) planClaims(t *testing.T, readme string) {
+	data, err := os.ReadFile(filepath.Join(v.wb.root, filepath.FromSlash(readme)))
+	require.NoError(t, err)
+	claims, err := parseClaims(readme, data)
+	require.NoError(t, err)
+	if len(claims) == 0 {
+		return
+	}
+	lab := &Lab{Name: claims[0].lab}
+	solution, err := readFiles(v.wb.labDir(lab.Name))
+	require.NoError(t, err)
+	byEdits := map[string]*claimCopy{}
+	var keys []string
+	for _, c := range claims {
+		key := editsKey(c.lab, c.edits)
+		cc, ok := byEdits[key]
+		if ok && cc == nil {
+			continue // its edits do not apply: reported once
+		}
+		if !ok {
+			f := files{}
+			for k, data := range solution {
+				f[k] = data
+			}
+			ok := true
+			for _, e := range c.edits {
+				if err := e.apply(f); !assert.NoError(t, err, "%s:%d: the edit", readme, e.line) {
+					ok = false
+				}
+			}
+			if !ok {
+				byEdits[key] = nil
+				continue
+			}
+			cc = &claimCopy{copy: v.add(fmt.Sprintf("claims-%d", len(v.claims)+len(keys)), lab, f, nil)}
+			byEdits[key] = cc
+			keys = append(keys, key)
+		}
+		cc.claims = append(cc.claims, c)
+	}
+	for _, k := range keys {
+		v.claims = append(v.claims, *byEdits[k])
+	}
+}
+
+// verifyClaims runs what the claims are about and compares: one go test per
+// -run pattern for every copy at once, one build per copy that a go run
+// claim is about.
+func (v *verifier) verifyClaims(t *testing.T, ctx context.Context) {
+	byRun := map[string][]claimCopy{}
+	var runs []string
+	for _, cc := range v.claims {
+		for _, c := range cc.claims {
+			if c.kind != "fails" && c.kind != "passes" && c.kind != "prints" {
+				continue
+			}
+			if !slices.ContainsFunc(byRun[c.run], func(x claimCopy) bool { return x.copy == cc.copy }) {
+				byRun[c.run] = append(byRun[c.run], cc)
+			}
+			if !slices.Contains(runs, c.run) {
+				runs = append(runs, c.run)
+			}
+		}
+	}
+	for _, pattern := range runs {
+		var pkgs []string
+		for _, cc := range byRun[pattern] {
+			pkgs = append(pkgs, v.wb.rel(cc.copy.dir))
+		}
+		var args []string
+		if pattern != "" {
+			args = []string{"-run", pattern}
+		}
+		results, err := v.wb.runTests(ctx, pkgs, args...)
+		require.NoError(t, err)
+		for _, cc := range byRun[pattern] {
+			run := results[v.wb.rel(cc.copy.dir)]
+			for _, c := range cc.claims {
+				if c.run == pattern && (c.kind == "fails" || c.kind == "passes" || c.kind == "prints") {
+					t.Run(c.String(), func(t *testing.T) {
+						for _, p := range testClaimProblems(c, run) {
+							t.Error(p)
+						}
+					})
+				}
+			}
+		}
+	}
+	bin := filepath.Join(v.dir, "bin")
+	for i, cc := range v.claims {
+		var programClaims []readmeClaim
+		for _, c := range cc.claims {
+			if c.kind == "stdout" || c.kind == "stderr" || c.kind == "exit" {
+				programClaims = append(programClaims, c)
+			}
+		}
+		if len(programClaims) == 0 {
+			continue
+		}
+		program := filepath.Join(bin, fmt.Sprintf("claims-%d", i))
+		cmd := exec.CommandContext(ctx, "go", "build", "-o", program, "./"+v.wb.rel(cc.copy.dir))
+		cmd.Dir = v.wb.root
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "build %s:\n%s", cc.copy.name, out)
+		for _, c := range programClaims {
+			t.Run(c.String(), func(t *testing.T) { v.checkProgramClaim(t, ctx, c, program) })
+		}
+	}
+}
+
+// testClaimProblems checks a claim about go test on the edited copy, and
+// returns what is not as the README says.
+func testClaimProblems(c readmeClaim, run *pkgRun) []string {
+	switch {
+	case run == nil:
+		return []string{"go test reported nothing"}
+	case !run.built:
+		return []string{"the edited lab does not compile:\n" + strings.Join(run.buildOutput, "\n")}
+	}
+	failing := func(name string) bool {
+		tr := run.tests[name]
+		return tr != nil && tr.status != passed && tr.status != skipped
+	}
+	var failedTop []string
+	for _, name := range run.order {
+		if !strings.Contains(name, "/") && failing(name) {
+			failedTop = append(failedTop, name)
+		}
+	}
+	var problems []string
+	switch c.kind {
+	case "passes":
+		if len(run.order) == 0 {
+			problems = append(problems, "no test ran")
+		}
+		for _, name := range failedTop {
+			problems = append(problems, name+" fails, and the README says the tests pass")
+		}
+	case "prints":
+		var all []string
+		for _, name := range run.order {
+			all = append(all, run.tests[name].output...)
+		}
+		text := strings.Join(append(all, run.output...), "\n")
+		for _, want := range c.block {
+			if !strings.Contains(text, want) {
+				problems = append(problems, fmt.Sprintf("the tests do not print %q", want))
+			}
+		}
+	case "fails":
+		var listed []string
+		for _, l := range c.block {
+			if l = strings.TrimSpace(l); l != "" {
+				listed = append(listed, l)
+			}
+		}
+		for _, name := range listed {
+			if !failing(name) {
+				problems = append(problems, name+" does not fail, and the README says it does")
+			}
+		}
+		for _, top := range failedTop {
+			if slices.Contains(listed, top) {
+				continue
+			}
+			if !slices.ContainsFunc(listed, func(l string) bool { return strings.HasPrefix(l, top+"/") }) {
+				problems = append(problems, top+" fails too, and the README's list misses it")
+				continue
+			}
+			// The list names subtests of top: it must name each that fails.
+			for _, name := range run.order {
+				if !strings.HasPrefix(name, top+"/") || !failing(name) || firstFailedLeaf(run, name) != run.tests[name] {
+					continue
+				}
+				if !slices.ContainsFunc(listed, func(l string) bool { return name == l || strings.HasPrefix(name, l+"/") }) {
+					problems = append(problems, name+" fails too, and the README's list misses it")
+				}
+			}
+		}
+	}
+	return problems
+}
+
+// checkProgramClaim checks a claim about what the edited lab prints, or
+// its exit status, when it runs from the repository root as go run does.
+func (v *verifier) checkProgramClaim(t *testing.T, ctx context.Context, c readmeClaim, program string) {
+	cmd := exec.CommandContext(ctx, program, c.args...)
+	cmd.Dir = v.wb.root
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	if _, ok := err.(*exec.ExitError); err != nil && !ok {
+		require.NoError(t, err)
+	}
+	want := strings.Join(c.block, "\n")
+	if len(c.block) > 0 {
+		want += "\n"
+	}
+	switch c.kind {
+	case "stdout":
+		assert.Equal(t, want, stdout.String(), "standard output")
+	case "stderr":
+		assert.Equal(t, want, stderr.String(), "standard error")
+	case "exit":
+		assert.Equal(t, c.status, cmd.ProcessState.ExitCode(), "exit status; stderr: %s", stderr.String())
+	}
+}

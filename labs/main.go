@@ -1,0 +1,30 @@
+// Command labs is the workbook's front door for building each lab
+// yourself: it copies a lab into mywork/ with its central code cut out,
+// checks your code with the lab's own tests, and gives hints.
+//
+//	go run ./labs              your progress and the next thing to do
+//	go run ./labs start 02     copy lab 02 into mywork/02-loop
+//	go run ./labs check 02     what still fails, and what to do next
+//	go run ./labs -h           every command
+//
+// The machinery is in labs/internal/track.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+
+	"github.com/agent-loop-lab/agent-loop-lab/labs/internal/track"
+)
+
+func main() {
+	// The first Ctrl-C cancels the command, which stops the go test it
+	// runs; a second one ends the process at once.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
+	os.Exit(track.ExitStatus(track.Run(ctx, os.Args[1:], os.Stdout, os.Stderr), os.Stderr))
+}
