@@ -9,9 +9,9 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
 )
 
 // about is what -h prints above the flags.
@@ -20,17 +20,12 @@ The model answers with a tool call, but a model cannot run anything: it
 can only ask. Nothing in this program runs the tool, so the question is
 never answered. Lab 02 adds the loop that does.`
 
-func main() {
-	os.Exit(exitStatus(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr), os.Stderr))
-}
+func main() { cli.Main(run) }
 
-// run is the whole program: main only turns its error into an exit status.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
-	out := &checkedWriter{w: stdout}
-	defer out.report(&err)
-	stdout = out
+// run is the whole program: cli.Main turns its error into an exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var opts options
-	if err := parse(newFlagSet(&opts), args, stdout, stderr); err != nil {
+	if err := newFlagSet(&opts).Parse(args, stdout, stderr); err != nil {
 		return err
 	}
 	model := &recorder{model: fakemodel.Calculator()}

@@ -9,9 +9,9 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
 )
 
 // about is what -h prints above the flags.
@@ -22,17 +22,12 @@ they run (an unknown tool, arguments that are not what the tool takes) and
 a tool that panics. Part 3: a failed model request, the one failure that
 ends the loop, with stop reason error.`
 
-func main() {
-	os.Exit(exitStatus(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr), os.Stderr))
-}
+func main() { cli.Main(run) }
 
-// run is the whole program: main only turns its error into an exit status.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
-	out := &checkedWriter{w: stdout}
-	defer out.report(&err)
-	stdout = out
+// run is the whole program: cli.Main turns its error into an exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	opts := options{maxTurns: 3}
-	if err := parse(newFlagSet(&opts), args, stdout, stderr); err != nil {
+	if err := newFlagSet(&opts).Parse(args, stdout, stderr); err != nil {
 		return err
 	}
 	parts := []struct {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/democlock"
 )
 
 // napSpec describes a tool that sleeps and returns "ok".
@@ -22,8 +23,9 @@ var napSpec = fakemodel.ToolSpec{Name: "nap", Parameters: json.RawMessage(`{"typ
 //	go test ./labs/05-parallel -run '^$' -bench Batch
 func BenchmarkBatch(b *testing.B) {
 	const slowest = 10 * time.Millisecond
-	nap := newTool(napSpec, nil, func(ctx context.Context, _ string, _ struct{}, _ func(string)) (string, error) {
-		return "ok", pause(ctx, slowest)
+	var machine *democlock.Clock // nil: the machine's clock
+	nap := newTool(napSpec, nil, func(ctx context.Context, id string, _ struct{}, _ func(string)) (string, error) {
+		return "ok", machine.Sleep(ctx, id, slowest)
 	})
 	for _, n := range []int{10, 100, 1000} {
 		b.Run(fmt.Sprintf("calls=%d", n), func(b *testing.B) {

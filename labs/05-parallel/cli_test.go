@@ -8,10 +8,13 @@ import (
 	"testing"
 	"testing/synctest"
 
+	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
+// TestCommandLine runs the program through labs/cli, as main does: the
+// lab's flags, its help, and the exit status of each mistake.
 func TestCommandLine(t *testing.T) {
 	tests := []struct {
 		name        string
@@ -30,14 +33,14 @@ func TestCommandLine(t *testing.T) {
 		{name: "too large for an int", args: []string{"-max-turns", "99999999999999999999"}, status: 2, stderr: []string{`invalid value "99999999999999999999" for flag -max-turns: must be from 1 to 1000`, "Usage:"}, emptyOut: true},
 		{name: "not a number", args: []string{"-max-turns", "three"}, status: 2, stderr: []string{`invalid value "three" for flag -max-turns: not a whole number`}, emptyOut: true},
 		{name: "missing value", args: []string{"-max-turns"}, status: 2, stderr: []string{"flag needs an argument: -max-turns"}, emptyOut: true},
+		{name: "flag given twice", args: []string{"-max-turns", "2", "-max-turns", "3"}, status: 2, stderr: []string{"flag given twice: -max-turns", "Usage:"}, emptyOut: true},
+		{name: "a boolean flag given twice", args: []string{"-trace", "-trace"}, status: 2, stderr: []string{"flag given twice: -trace", "Usage:"}, emptyOut: true},
 		{name: "argument", args: []string{"extra"}, status: 2, stderr: []string{"unexpected argument: extra", "Usage:"}, emptyOut: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			err := run(context.Background(), tt.args, &stdout, &stderr)
-			require.Error(t, err)
-			assert.Equal(t, tt.status, exitStatus(err, &stderr))
+			assert.Equal(t, tt.status, cli.Run(context.Background(), run, tt.args, &stdout, &stderr))
 			for _, s := range tt.stdout {
 				assert.Contains(t, stdout.String(), s)
 			}
@@ -54,25 +57,14 @@ func TestCommandLine(t *testing.T) {
 	}
 }
 
-func TestExitStatusReportsOtherErrors(t *testing.T) {
-	var stderr bytes.Buffer
-	assert.Equal(t, 1, exitStatus(assert.AnError, &stderr))
-	assert.Equal(t, "error: "+assert.AnError.Error()+"\n", stderr.String())
-	assert.Equal(t, 0, exitStatus(nil, &stderr))
-}
-
-func TestExitStatusOfAnAbortedRun(t *testing.T) {
-	var stderr bytes.Buffer
-	assert.Equal(t, 130, exitStatus(errInterrupted, &stderr))
-	assert.Equal(t, "interrupted: Ctrl-C cancelled the run\n", stderr.String())
-}
-
 func TestRunReportsACancelledRun(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var stdout, stderr bytes.Buffer
 	err := run(ctx, nil, &stdout, &stderr)
-	require.ErrorIs(t, err, errInterrupted)
+	require.ErrorIs(t, err, cli.ErrInterrupted)
+	assert.Equal(t, 130, cli.Run(ctx, run, nil, &bytes.Buffer{}, &stderr))
+	assert.Equal(t, "interrupted: Ctrl-C cancelled the run\n", stderr.String())
 	assert.Contains(t, stdout.String(), "model request aborted:")
 	assert.Contains(t, stdout.String(), "loop ended: 1 turn, stop reason aborted")
 	assert.NotContains(t, stdout.String(), "part 2", "the program stops after the aborted run")
@@ -84,9 +76,8 @@ func TestLostOutputIsAnError(t *testing.T) {
 	for _, args := range [][]string{nil, {"-h"}} {
 		synctest.Test(t, func(t *testing.T) {
 			var stderr bytes.Buffer
-			err := run(context.Background(), args, fullDisk{}, &stderr)
-			require.ErrorContains(t, err, "write output: no space left on device", "%v", args)
-			assert.Equal(t, 1, exitStatus(err, &stderr))
+			assert.Equal(t, 1, cli.Run(context.Background(), run, args, fullDisk{}, &stderr), "%v", args)
+			assert.Equal(t, "error: write output: no space left on device\n", stderr.String(), "%v", args)
 		})
 	}
 }
@@ -96,21 +87,19 @@ type fullDisk struct{}
 
 func (fullDisk) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
 
-// TestColourOnlyOnATerminal checks colorful with the null device, which is
-// a character device as a terminal is, also inside the checkedWriter that
-// run wraps standard output in.
+// TestColourOnlyOnATerminal checks that the lab's printer takes labs/cli's
+// decision: colour on a terminal (the null device is a character device, as
+// a terminal is), plain text anywhere else, so that piped output and the
+// golden files hold plain text.
 func TestColourOnlyOnATerminal(t *testing.T) {
 	device, err := os.Open(os.DevNull)
 	require.NoError(t, err)
 	defer device.Close()
-	if info, err := device.Stat(); err != nil || info.Mode()&os.ModeCharDevice == 0 {
-		t.Skip("the null device is not a character device here")
-	}
 	t.Setenv("NO_COLOR", "")
 	t.Setenv("TERM", "xterm")
-	assert.True(t, colorful(device))
-	assert.True(t, colorful(&checkedWriter{w: device}), "run's wrapper hides no terminal")
-	assert.False(t, colorful(&bytes.Buffer{}), "a pipe or a buffer gets plain text")
-	t.Setenv("NO_COLOR", "1")
-	assert.False(t, colorful(&checkedWriter{w: device}), "NO_COLOR turns colour off")
+	if !cli.Colorful(device) {
+		t.Skip("the null device is not a character device here")
+	}
+	assert.NotEqual(t, "x", newPrinter(device).label.Sprint("x"), "a terminal gets colour")
+	assert.Equal(t, "x", newPrinter(&bytes.Buffer{}).label.Sprint("x"), "a pipe or a buffer gets plain text")
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"iter"
 	"slices"
+	"strings"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 )
@@ -193,7 +194,9 @@ func (r *runState) streamAssistantResponse() (fakemodel.AssistantMessage, error)
 	if err := r.emit(MessageStart{Message: fakemodel.AssistantMessage{}}); err != nil {
 		return fakemodel.AssistantMessage{}, err
 	}
-	var partial fakemodel.AssistantMessage
+	// text grows in place: text += chunk would copy the whole reply so
+	// far for every chunk, and a long reply would take quadratic time.
+	var text strings.Builder
 	var stopped error
 	reply, err := r.cfg.Model.Reply(r.ctx, fakemodel.Request{
 		// Clip, so that a model that appends to the slice cannot
@@ -201,10 +204,11 @@ func (r *runState) streamAssistantResponse() (fakemodel.AssistantMessage, error)
 		Messages: slices.Clip(r.history),
 		Tools:    specs(r.cfg.Tools),
 		OnText: func(chunk string) {
-			partial.Text += chunk
+			text.WriteString(chunk)
 			if stopped == nil {
 				// A stopped consumer cancels r.ctx, which ends the
 				// stream at its next chunk.
+				partial := fakemodel.AssistantMessage{Text: text.String()}
 				stopped = r.emit(MessageUpdate{Message: partial, Delta: chunk})
 			}
 		},

@@ -389,6 +389,37 @@ func TestStreamingSendsOneUpdatePerChunk(t *testing.T) {
 	})
 }
 
+// TestStreamingCostsWorkInProportionToTheReply streams a reply of 20,000
+// words and counts the bytes the run allocates: a few hundred per word, for
+// its event and its share of the growing text. A loop that copied the whole
+// text so far for each chunk would allocate about 60 KB per word here, and
+// a reply of 200,000 words would take it many seconds.
+func TestStreamingCostsWorkInProportionToTheReply(t *testing.T) {
+	const words = 20_000
+	reply := fakemodel.AssistantMessage{Text: strings.Repeat("word ", words)}
+	cfg := Config{Model: fakemodel.Scripted(reply)}
+	updates := 0
+	allocated := bytesAllocated(func() {
+		for ev := range runLoop(context.Background(), cfg, "go") {
+			if _, ok := ev.(MessageUpdate); ok {
+				updates++
+			}
+		}
+	})
+	require.Equal(t, words, updates)
+	t.Logf("%d bytes per streamed word", allocated/words)
+	assert.Less(t, allocated/words, uint64(1024), "bytes allocated per streamed word")
+}
+
+// bytesAllocated returns how many bytes f allocates.
+func bytesAllocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
 func TestAFailedModelRequestEndsTheRun(t *testing.T) {
 	model := fakemodel.Scripted(fakemodel.AssistantMessage{StopReason: fakemodel.StopReasonError, ErrorMessage: "503"})
 	evs := events(context.Background(), Config{Model: model}, "go")

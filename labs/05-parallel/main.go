@@ -8,12 +8,11 @@ package main
 
 import (
 	"context"
-	"errors"
 	"io"
-	"os"
-	"os/signal"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/democlock"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
 )
 
 // about is what -h prints above the flags.
@@ -28,38 +27,26 @@ a call a hook blocks, an unknown tool, a hook that edits a result.
 Ctrl-C cancels the run: the tools and the model see it, and the program
 exits with status 130.`
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	status := exitStatus(run(ctx, os.Args[1:], os.Stdout, os.Stderr), os.Stderr)
-	stop()
-	os.Exit(status)
-}
+func main() { cli.Main(run) }
 
-// errInterrupted reports a run that Ctrl-C (or any cancellation of the
-// program's context) ended.
-var errInterrupted = errors.New("interrupted: Ctrl-C cancelled the run")
-
-// run is the whole program: main only turns its error into an exit status.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
-	out := &checkedWriter{w: stdout}
-	defer out.report(&err)
-	stdout = out
+// run is the whole program: cli.Main turns its error into an exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	opts := options{maxTurns: 3}
-	if err := parse(newFlagSet(&opts), args, stdout, stderr); err != nil {
+	if err := newFlagSet(&opts).Parse(args, stdout, stderr); err != nil {
 		return err
 	}
 	mode := "in parallel"
 	if opts.sequential {
 		mode = "one at a time (-sequential)"
 	}
-	lookups := newClock()
+	lookups := democlock.New()
 	parts := []struct {
 		title  string
 		setup  []string
 		prompt string
 		cfg    Config
 		// clock, if set, is the clock the part's tools wait on.
-		clock *clock
+		clock *democlock.Clock
 	}{
 		{
 			title:  "three lookups in one batch, run " + mode,
@@ -98,14 +85,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		for ev := range runLoop(ctx, part.cfg, part.prompt) {
 			sum.observe(ev)
 			show(ev)
-			// Last: an end may let the clock go on to the next call,
-			// and show reads the time the event happened.
-			part.clock.observe(ev)
+			// Last: an end may let the clock go on to the next call.
+			tellClock(part.clock, ev)
 		}
 		// A cancelled context can end a run another way, by the turn
 		// limit for instance; either way, the program stops here.
 		if sum.stopReason() == Aborted || ctx.Err() != nil {
-			return errInterrupted
+			return cli.ErrInterrupted
 		}
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/democlock"
 )
 
 // A narrator prints a run as it happens: it turns each event into a line of
@@ -16,27 +17,13 @@ type narrator struct {
 	// clock, if set, is the clock the tools wait on: the narrator times
 	// each batch on it and says whether the batch took as long as its
 	// slowest call or as long as all its calls together.
-	clock *clock
+	clock *democlock.Clock
 
 	turn      int
 	streaming bool
-	batch     batchTimes
 }
 
-// batchTimes are the clock's times of one turn's tool calls.
-type batchTimes struct {
-	// first and last are when the first call started and the last one
-	// ended.
-	first, last time.Duration
-	started     map[string]time.Duration
-	// slowest and sum are the longest call and all calls together.
-	slowest, sum time.Duration
-	// failed is set if a call failed: a hook, an error or Ctrl-C cut it
-	// short, so its time says nothing about the batch.
-	failed bool
-}
-
-func newNarrator(p *printer, sum *summary, clk *clock) *narrator {
+func newNarrator(p *printer, sum *summary, clk *democlock.Clock) *narrator {
 	return &narrator{p: p, sum: sum, clock: clk}
 }
 
@@ -50,7 +37,6 @@ func (n *narrator) show(ev Event) {
 	switch ev := ev.(type) {
 	case TurnStart:
 		n.turn++
-		n.batch = batchTimes{started: map[string]time.Duration{}}
 	case MessageStart:
 		if user, ok := ev.Message.(fakemodel.UserMessage); ok {
 			fmt.Fprintf(p.w, "%s %s\n", p.label.Sprint("user:"), user.Text)
@@ -64,20 +50,17 @@ func (n *narrator) show(ev Event) {
 	case MessageEnd:
 		n.messageEnd(ev.Message)
 	case ToolExecutionStart:
-		n.startCall(ev.ToolCallID)
 		fmt.Fprintf(p.w, "%s start %s %s %s\n", n.prefix(), ev.ToolCallID, ev.ToolName, ev.Args)
 	case ToolExecutionUpdate:
 		fmt.Fprintf(p.w, "%s %s reports: %s\n", n.prefix(), ev.ToolCallID, ev.PartialResult)
 	case ToolExecutionEnd:
-		n.endCall(ev.ToolCallID)
-		n.batch.failed = n.batch.failed || ev.IsError
 		result := ev.Result
 		if ev.IsError {
 			result = p.bad.Sprint("error: ") + result
 		}
 		fmt.Fprintf(p.w, "%s done %s %s ⇒ %s\n", n.prefix(), ev.ToolCallID, ev.ToolName, result)
 	case TurnEnd:
-		n.batchTook()
+		n.batchTook(ev.ToolResults)
 	case AgentEnd:
 		n.ended()
 	}
@@ -118,50 +101,43 @@ func (n *narrator) ended() {
 	fmt.Fprintf(p.w, "%s %s\n", p.label.Sprint("answer:"), text)
 }
 
-func (n *narrator) startCall(id string) {
-	if n.clock == nil {
-		return
-	}
-	now := n.clock.elapsed()
-	if len(n.batch.started) == 0 {
-		n.batch.first = now
-	}
-	n.batch.started[id] = now
-}
-
-func (n *narrator) endCall(id string) {
-	if n.clock == nil {
-		return
-	}
-	b := &n.batch
-	b.last = n.clock.elapsed()
-	took := b.last - b.started[id]
-	b.slowest = max(b.slowest, took)
-	b.sum += took
-}
-
 // batchTook says how long a batch of calls took on the clock: as long as
 // its slowest call, as a parallel batch does, or as long as all its calls
 // together, as a sequential one does. The times are the clock's, so they
 // are the same on every run; the machine took about as long, more on a
-// busy machine.
-func (n *narrator) batchTook() {
-	b := n.batch
-	took := b.last - b.first
-	// By turn_end every call that started has ended.
-	if len(b.started) < 2 || took == 0 || b.failed {
+// busy machine. A batch of one call says nothing, and neither does one
+// with an error result: a hook, an error or Ctrl-C cut a call short.
+func (n *narrator) batchTook(results []fakemodel.ToolResultMessage) {
+	if n.clock == nil || len(results) < 2 {
+		return
+	}
+	var first, last, slowest, sum time.Duration
+	for i, r := range results {
+		if r.IsError {
+			return
+		}
+		start, end := n.clock.Span(r.ToolCallID)
+		if i == 0 || start < first {
+			first = start
+		}
+		last = max(last, end)
+		slowest = max(slowest, end-start)
+		sum += end - start
+	}
+	took := last - first
+	if took == 0 {
 		return
 	}
 	switch {
-	case took == b.slowest && took < b.sum:
+	case took == slowest && took < sum:
 		n.p.line(fmt.Sprintf("%s the batch took %s, as long as its slowest call, not the %s its calls add up to",
-			n.prefix(), seconds(took), seconds(b.sum)))
-	case took == b.sum && took > b.slowest:
+			n.prefix(), seconds(took), seconds(sum)))
+	case took == sum && took > slowest:
 		n.p.line(fmt.Sprintf("%s the batch took %s, the sum of its calls, not the %s of its slowest call",
-			n.prefix(), seconds(took), seconds(b.slowest)))
+			n.prefix(), seconds(took), seconds(slowest)))
 	default:
 		n.p.line(fmt.Sprintf("%s the batch took %s; its slowest call took %s, and its calls add up to %s",
-			n.prefix(), seconds(took), seconds(b.slowest), seconds(b.sum)))
+			n.prefix(), seconds(took), seconds(slowest), seconds(sum)))
 	}
 }
 

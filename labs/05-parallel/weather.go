@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/democlock"
 )
 
 // weatherTool looks up a city's weather at a fake weather service. Each
@@ -15,7 +16,7 @@ import (
 // of the demo take 300, 200 and 400 ms, so they finish in an order unlike
 // the order they were asked in. With a nil clk, it waits on the machine's
 // clock.
-func weatherTool(clk *clock) Tool {
+func weatherTool(clk *democlock.Clock) Tool {
 	return newTool(weatherSpec, checkWeather, weatherService{clk}.lookUp)
 }
 
@@ -60,7 +61,7 @@ const progressAfter = 100 * time.Millisecond
 
 // A weatherService answers lookups on its clock.
 type weatherService struct {
-	clock *clock
+	clock *democlock.Clock
 }
 
 func (w weatherService) lookUp(ctx context.Context, toolCallID string, args weatherArgs, report func(string)) (string, error) {
@@ -70,13 +71,13 @@ func (w weatherService) lookUp(ctx context.Context, toolCallID string, args weat
 	}
 	wait := s.latency
 	if s.progress != "" {
-		if err := w.clock.sleep(ctx, toolCallID, progressAfter); err != nil {
+		if err := w.clock.Sleep(ctx, toolCallID, progressAfter); err != nil {
 			return "", fmt.Errorf("weather in %s: %w", args.City, err)
 		}
 		report(s.progress)
 		wait -= progressAfter
 	}
-	if err := w.clock.sleep(ctx, toolCallID, wait); err != nil {
+	if err := w.clock.Sleep(ctx, toolCallID, wait); err != nil {
 		return "", fmt.Errorf("weather in %s: %w", args.City, err)
 	}
 	return s.report, nil

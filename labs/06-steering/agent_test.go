@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/scenario"
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -75,8 +76,8 @@ func TestSteeringWaitsForTheWholeBatch(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				tools := []Tool{
-					fakeTool(nil, "a", behaviour{Result: "A", Duration: 300 * time.Millisecond}, nil, false),
-					fakeTool(nil, "b", behaviour{Result: "B", Duration: 200 * time.Millisecond}, nil, false),
+					tool("a", scenario.Action{Result: "A", Duration: 300 * time.Millisecond}),
+					tool("b", scenario.Action{Result: "B", Duration: 200 * time.Millisecond}),
 				}
 				model := fakemodel.Scripted(reply("Two calls.", call("1", "a", `{}`), call("2", "b", `{}`)), reply("Done."))
 				a := NewAgent(AgentOptions{Config: Config{Model: model, Tools: tools, Sequential: tt.sequential}})
@@ -254,36 +255,36 @@ func TestTerminate(t *testing.T) {
 	}{
 		{
 			name:  "every result terminates",
-			tools: []Tool{fakeTool(nil, "t", behaviour{Result: "x", Terminate: true}, nil, false)},
+			tools: []Tool{tool("t", scenario.Action{Result: "x", Terminate: true})},
 			calls: []fakemodel.ToolCall{call("1", "t", `{}`), call("2", "t", `{}`)},
 			turns: 1, reason: Terminated,
 		},
 		{
 			name: "one result does not",
 			tools: []Tool{
-				fakeTool(nil, "t", behaviour{Result: "x", Terminate: true}, nil, false),
-				fakeTool(nil, "u", behaviour{Result: "y"}, nil, false),
+				tool("t", scenario.Action{Result: "x", Terminate: true}),
+				tool("u", scenario.Action{Result: "y"}),
 			},
 			calls: []fakemodel.ToolCall{call("1", "t", `{}`), call("2", "u", `{}`)},
 			turns: 2, reason: Completed,
 		},
 		{
 			name:  "a steering message still gets its turn",
-			tools: []Tool{fakeTool(nil, "t", behaviour{Result: "x", Terminate: true}, nil, false)},
+			tools: []Tool{tool("t", scenario.Action{Result: "x", Terminate: true})},
 			calls: []fakemodel.ToolCall{call("1", "t", `{}`)},
 			steer: true,
 			turns: 2, reason: Completed,
 		},
 		{
 			name:     "a follow-up still gets its turn",
-			tools:    []Tool{fakeTool(nil, "t", behaviour{Result: "x", Terminate: true}, nil, false)},
+			tools:    []Tool{tool("t", scenario.Action{Result: "x", Terminate: true})},
 			calls:    []fakemodel.ToolCall{call("1", "t", `{}`)},
 			followUp: true,
 			turns:    2, reason: Completed,
 		},
 		{
 			name:  "AfterToolCall sets terminate",
-			tools: []Tool{fakeTool(nil, "u", behaviour{Result: "y"}, nil, false)},
+			tools: []Tool{tool("u", scenario.Action{Result: "y"})},
 			calls: []fakemodel.ToolCall{call("1", "u", `{}`)},
 			after: func(context.Context, AfterToolCallContext) (AfterToolCallResult, error) {
 				return AfterToolCallResult{Terminate: &yes}, nil
@@ -292,7 +293,7 @@ func TestTerminate(t *testing.T) {
 		},
 		{
 			name:  "BeforeToolCall blocks and terminates",
-			tools: []Tool{fakeTool(nil, "u", behaviour{Result: "y"}, nil, false)},
+			tools: []Tool{tool("u", scenario.Action{Result: "y"})},
 			calls: []fakemodel.ToolCall{call("1", "u", `{}`)},
 			before: func(context.Context, BeforeToolCallContext) (BeforeToolCallResult, error) {
 				return BeforeToolCallResult{Block: true, Reason: "no", Terminate: true}, nil
@@ -329,7 +330,7 @@ func TestTerminate(t *testing.T) {
 
 func TestACutOffReplyRunsNoneOfItsCalls(t *testing.T) {
 	ran := 0
-	counting := fakeTool(nil, "write", behaviour{Result: "written"}, nil, false)
+	counting := tool("write", scenario.Action{Result: "written"})
 	run := counting.run
 	counting.run = func(ctx context.Context, id string, args any, report func(string)) (ToolResult, error) {
 		ran++

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/scenario"
 )
 
 // again is a model that answers every request at once with one call to
@@ -55,7 +56,7 @@ func BenchmarkTurn(b *testing.B) {
 				a := NewAgent(AgentOptions{
 					Config: Config{
 						Model: again{},
-						Tools: []Tool{fakeTool(nil, "now", behaviour{Result: "ok"}, nil, false)},
+						Tools: []Tool{tool("now", scenario.Action{Result: "ok"})},
 						// A counter, not maxTurns: maxTurns reads
 						// the run's messages.
 						ShouldStopAfterTurn: func(context.Context, TurnContext) bool {

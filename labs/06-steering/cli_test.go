@@ -8,10 +8,13 @@ import (
 	"testing"
 	"testing/synctest"
 
+	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
+// TestCommandLine runs the program through labs/cli, as main does: the
+// lab's flags, its help, and the exit status of each mistake.
 func TestCommandLine(t *testing.T) {
 	tests := []struct {
 		name        string
@@ -28,15 +31,14 @@ func TestCommandLine(t *testing.T) {
 		{name: "missing scenario", args: []string{"-scenario"}, status: 2, stderr: []string{"flag needs an argument: -scenario"}, emptyOut: true},
 		{name: "empty scenario", args: []string{"-scenario", ""}, status: 2, stderr: []string{`invalid value "" for flag -scenario: must name a file`, "Usage:"}, emptyOut: true},
 		{name: "empty scenario with =", args: []string{"-scenario="}, status: 2, stderr: []string{`invalid value "" for flag -scenario: must name a file`, "Usage:"}, emptyOut: true},
-		{name: "two scenarios", args: []string{"-scenario", "scenarios/blocked-call.json", "-scenario", "scenarios/model-error.json"}, status: 2, stderr: []string{`invalid value "scenarios/model-error.json" for flag -scenario: given twice: a run takes one scenario file`, "Usage:"}, emptyOut: true},
+		{name: "two scenarios", args: []string{"-scenario", "scenarios/blocked-call.json", "-scenario", "scenarios/model-error.json"}, status: 2, stderr: []string{"flag given twice: -scenario", "Usage:"}, emptyOut: true},
+		{name: "a queue mode given twice", args: []string{"-queue-mode", "all", "-queue-mode", "all"}, status: 2, stderr: []string{"flag given twice: -queue-mode", "Usage:"}, emptyOut: true},
 		{name: "argument", args: []string{"extra"}, status: 2, stderr: []string{"unexpected argument: extra", "Usage:"}, emptyOut: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			err := run(context.Background(), tt.args, &stdout, &stderr)
-			require.Error(t, err)
-			assert.Equal(t, tt.status, exitStatus(err, &stderr))
+			assert.Equal(t, tt.status, cli.Run(context.Background(), run, tt.args, &stdout, &stderr))
 			for _, s := range tt.stdout {
 				assert.Contains(t, stdout.String(), s)
 			}
@@ -53,25 +55,14 @@ func TestCommandLine(t *testing.T) {
 	}
 }
 
-func TestExitStatusReportsOtherErrors(t *testing.T) {
-	var stderr bytes.Buffer
-	assert.Equal(t, 1, exitStatus(assert.AnError, &stderr))
-	assert.Equal(t, "error: "+assert.AnError.Error()+"\n", stderr.String())
-	assert.Equal(t, 0, exitStatus(nil, &stderr))
-}
-
-func TestExitStatusOfAnAbortedRun(t *testing.T) {
-	var stderr bytes.Buffer
-	assert.Equal(t, 130, exitStatus(errInterrupted, &stderr))
-	assert.Equal(t, "interrupted: Ctrl-C cancelled the run\n", stderr.String())
-}
-
 func TestRunReportsACancelledRun(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var stdout, stderr bytes.Buffer
 	err := run(ctx, nil, &stdout, &stderr)
-	require.ErrorIs(t, err, errInterrupted)
+	require.ErrorIs(t, err, cli.ErrInterrupted)
+	assert.Equal(t, 130, cli.Run(ctx, run, nil, &bytes.Buffer{}, &stderr))
+	assert.Equal(t, "interrupted: Ctrl-C cancelled the run\n", stderr.String())
 	assert.Contains(t, stdout.String(), "model request aborted:")
 	assert.Contains(t, stdout.String(), "loop ended: 1 turn, stop reason aborted")
 	assert.NotContains(t, stdout.String(), "part 2", "the program stops after the aborted run")
@@ -83,9 +74,8 @@ func TestLostOutputIsAnError(t *testing.T) {
 	for _, args := range [][]string{nil, {"-h"}} {
 		synctest.Test(t, func(t *testing.T) {
 			var stderr bytes.Buffer
-			err := run(context.Background(), args, fullDisk{}, &stderr)
-			require.ErrorContains(t, err, "write output: no space left on device", "%v", args)
-			assert.Equal(t, 1, exitStatus(err, &stderr))
+			assert.Equal(t, 1, cli.Run(context.Background(), run, args, fullDisk{}, &stderr), "%v", args)
+			assert.Equal(t, "error: write output: no space left on device\n", stderr.String(), "%v", args)
 		})
 	}
 }
@@ -95,21 +85,19 @@ type fullDisk struct{}
 
 func (fullDisk) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
 
-// TestColourOnlyOnATerminal checks colorful with the null device, which is
-// a character device as a terminal is, also inside the checkedWriter that
-// run wraps standard output in.
+// TestColourOnlyOnATerminal checks that the lab's printer takes labs/cli's
+// decision: colour on a terminal (the null device is a character device, as
+// a terminal is), plain text anywhere else, so that piped output and the
+// golden files hold plain text.
 func TestColourOnlyOnATerminal(t *testing.T) {
 	device, err := os.Open(os.DevNull)
 	require.NoError(t, err)
 	defer device.Close()
-	if info, err := device.Stat(); err != nil || info.Mode()&os.ModeCharDevice == 0 {
-		t.Skip("the null device is not a character device here")
-	}
 	t.Setenv("NO_COLOR", "")
 	t.Setenv("TERM", "xterm")
-	assert.True(t, colorful(device))
-	assert.True(t, colorful(&checkedWriter{w: device}), "run's wrapper hides no terminal")
-	assert.False(t, colorful(&bytes.Buffer{}), "a pipe or a buffer gets plain text")
-	t.Setenv("NO_COLOR", "1")
-	assert.False(t, colorful(&checkedWriter{w: device}), "NO_COLOR turns colour off")
+	if !cli.Colorful(device) {
+		t.Skip("the null device is not a character device here")
+	}
+	assert.NotEqual(t, "x", newPrinter(device).label.Sprint("x"), "a terminal gets colour")
+	assert.Equal(t, "x", newPrinter(&bytes.Buffer{}).label.Sprint("x"), "a pipe or a buffer gets plain text")
 }

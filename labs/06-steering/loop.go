@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"slices"
+	"strings"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 )
@@ -39,8 +40,9 @@ type Config struct {
 	// messages share their tool calls with the history, so it must not
 	// write into those.
 	TransformContext func(ctx context.Context, messages []fakemodel.Message) ([]fakemodel.Message, error)
-	// PrepareNextTurn, if set, runs after every turn_end and may swap the
-	// model for the next request.
+	// PrepareNextTurn, if set, runs after turn_end and may swap the model
+	// for the next request. It does not run after a turn whose request
+	// failed or was aborted: that turn_end ends the run.
 	PrepareNextTurn func(ctx context.Context, t TurnContext) NextTurn
 	// ShouldStopAfterTurn, if set, runs after PrepareNextTurn and ends the
 	// run when it returns true. It runs before the steering poll, so a
@@ -118,16 +120,17 @@ type NextTurn struct {
 	Model fakemodel.Model
 }
 
-// runLoop returns a run of the agent loop as a sequence of events, the
-// counterpart of Pi's agentLoop and agentLoopContinue. history is the
-// conversation so far; prompts, if any, are the messages that start the run.
-// With no prompts the run continues from history as it is.
+// runLoop returns the run of the agent loop as a sequence of events, the
+// counterpart of agentLoop and agentLoopContinue in Pi's
+// packages/agent/src/agent-loop.ts. history is the conversation so far;
+// prompts, if any, are the messages that start the run; with none, the run
+// continues from history as it is. Nothing happens until the caller ranges
+// over it; the loop then runs on the caller's goroutine, and every event is
+// yielded from there, tool events included.
 //
-// Nothing happens until the caller ranges over the sequence; the loop then
-// runs on the caller's goroutine, and every event is yielded from there,
-// tool events included. A caller that stops ranging ends the run: the loop
-// cancels the run's context, waits for the tools that are still running,
-// and returns without yielding again.
+// A caller that stops ranging ends the run: the loop cancels the run's
+// context, waits for the tools that are still running, and returns without
+// yielding again. No goroutine outlives the range statement.
 func runLoop(ctx context.Context, cfg Config, history, prompts []fakemodel.Message) iter.Seq[Event] {
 	return func(yield func(Event) bool) {
 		ctx, cancel := context.WithCancel(ctx)
@@ -303,15 +306,19 @@ func (r *runState) streamAssistantResponse() (fakemodel.AssistantMessage, error)
 	if err != nil {
 		err = fmt.Errorf("transform context: %w", err)
 	} else {
-		var partial fakemodel.AssistantMessage
+		// text grows in place: text += chunk would copy the whole reply
+		// so far for every chunk, and a long reply would take quadratic
+		// time.
+		var text strings.Builder
 		reply, err = r.cfg.Model.Reply(r.ctx, fakemodel.Request{
 			Messages: shown,
 			Tools:    specs(r.cfg.Tools),
 			OnText: func(chunk string) {
-				partial.Text += chunk
+				text.WriteString(chunk)
 				if stopped == nil {
 					// A stopped consumer cancels r.ctx, which ends the
 					// stream at its next chunk.
+					partial := fakemodel.AssistantMessage{Text: text.String()}
 					stopped = r.emit(MessageUpdate{Message: partial, Delta: chunk})
 				}
 			},

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/scenario"
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -23,11 +24,11 @@ import (
 
 func lookups() ([]Tool, fakemodel.Model) {
 	tools := []Tool{
-		fakeTool(nil, "a", behaviour{Result: "A", Duration: 300 * time.Millisecond}, nil, false),
-		fakeTool(nil, "b", behaviour{Result: "B", Duration: 200 * time.Millisecond}, nil, false),
+		tool("a", scenario.Action{Result: "A", Duration: 300 * time.Millisecond}),
+		tool("b", scenario.Action{Result: "B", Duration: 200 * time.Millisecond}),
 		// Two updates, at a third and two thirds of 400 ms: never at the
 		// same moment as another event, so their place is fixed.
-		fakeTool(nil, "c", behaviour{Result: "C", Duration: 400 * time.Millisecond, Updates: []string{"a third", "two thirds"}}, nil, false),
+		tool("c", scenario.Action{Result: "C", Duration: 400 * time.Millisecond, Updates: []string{"a third", "two thirds"}}),
 	}
 	model := fakemodel.Scripted(reply("Three at once.", call("1", "a", `{}`), call("2", "b", `{}`), call("3", "c", `{}`)), reply("Done."))
 	return tools, model
@@ -180,7 +181,7 @@ func TestHooksStillChangeResults(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := Config{
 				Model:          fakemodel.Scripted(reply("Calling.", call("a", "a", `{}`)), reply("Done.")),
-				Tools:          []Tool{fakeTool(nil, "a", behaviour{Result: "A"}, nil, false)},
+				Tools:          []Tool{tool("a", scenario.Action{Result: "A"})},
 				BeforeToolCall: tt.before,
 				AfterToolCall:  tt.after,
 			}
@@ -207,8 +208,8 @@ func TestHooksStillChangeResults(t *testing.T) {
 
 func TestAPanicOrAnErrorStillBecomesAResult(t *testing.T) {
 	tools := []Tool{
-		fakeTool(nil, "p", behaviour{Panic: "boom"}, nil, false),
-		fakeTool(nil, "e", behaviour{Error: "disk full"}, nil, false),
+		tool("p", scenario.Action{Panic: "boom"}),
+		tool("e", scenario.Action{Error: "disk full"}),
 	}
 	model := fakemodel.Scripted(reply("Two.", call("1", "p", `{}`), call("2", "e", `{}`)), reply("Both failed."))
 	events := loopEvents(context.Background(), Config{Model: model, Tools: tools})
@@ -313,6 +314,37 @@ func TestStreamingStillSendsOneUpdatePerChunk(t *testing.T) {
 	assert.Equal(t, []string{"one ", "two ", "three"}, deltas)
 }
 
+// TestStreamingCostsWorkInProportionToTheReply streams a reply of 20,000
+// words through the Agent and counts the bytes the run allocates: a few
+// hundred per word, for its event and its share of the growing text. A loop
+// that copied the whole text so far for each chunk would allocate about
+// 60 KB per word here, and a reply of 200,000 words would take it many
+// seconds.
+func TestStreamingCostsWorkInProportionToTheReply(t *testing.T) {
+	const words = 20_000
+	a := NewAgent(AgentOptions{Config: Config{Model: fakemodel.Scripted(reply(strings.Repeat("word ", words)))}})
+	updates := 0
+	allocated := bytesAllocated(func() {
+		require.NoError(t, a.Prompt(context.Background(), "go", func(ev Event) {
+			if _, ok := ev.(MessageUpdate); ok {
+				updates++
+			}
+		}))
+	})
+	require.Equal(t, words, updates)
+	t.Logf("%d bytes per streamed word", allocated/words)
+	assert.Less(t, allocated/words, uint64(1024), "bytes allocated per streamed word")
+}
+
+// bytesAllocated returns how many bytes f allocates.
+func bytesAllocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
 func TestAFailedModelRequestStillEndsTheRun(t *testing.T) {
 	model := fakemodel.Scripted(fakemodel.AssistantMessage{StopReason: fakemodel.StopReasonError, ErrorMessage: "503"})
 	events := loopEvents(context.Background(), Config{Model: model})
@@ -327,14 +359,15 @@ func TestAFailedModelRequestStillEndsTheRun(t *testing.T) {
 func TestAReportAfterTheCallReturnedIsStillDropped(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var late sync.WaitGroup
-		careless := newTool(fakemodel.ToolSpec{Name: "careless"}, nil, func(_ context.Context, _ string, _ struct{}, report func(string)) (ToolResult, error) {
+		careless := tool("careless", scenario.Action{})
+		careless.run = func(_ context.Context, _ string, _ any, report func(string)) (ToolResult, error) {
 			report("on time")
 			late.Go(func() {
 				time.Sleep(50 * time.Millisecond)
 				report("too late")
 			})
 			return ToolResult{Content: "done"}, nil
-		})
+		}
 		model := fakemodel.Scripted(reply("Calling.", call("a", "careless", `{}`)), reply("Done."))
 		lines := trace(loopEvents(context.Background(), Config{Model: model, Tools: []Tool{careless}}))
 		late.Wait()

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/scenario"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -70,12 +71,12 @@ func session(t *testing.T, seed uint64) {
 	ending := rng.IntN(endings)
 	cfg := Config{
 		Model: fakemodel.Researcher("search"),
-		Tools: []Tool{fakeTool(nil, "search", behaviour{
+		Tools: []Tool{tool("search", scenario.Action{
 			Result:    "found",
 			Duration:  time.Duration(rng.IntN(50)) * time.Millisecond,
 			Updates:   []string{"working"},
 			Terminate: ending == terminated,
-		}, nil, false)},
+		})},
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

@@ -9,10 +9,9 @@ package main
 
 import (
 	"context"
-	"errors"
 	"io"
-	"os"
-	"os/signal"
+
+	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
 )
 
 // about is what -h prints above the flags.
@@ -25,31 +24,19 @@ run. Part 3: terminate does not drop a waiting steering message. Part 4: a
 ShouldStopAfterTurn policy stops the run and leaves a steering message
 queued; Continue picks it up. -scenario runs a scenario file instead.`
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	status := exitStatus(run(ctx, os.Args[1:], os.Stdout, os.Stderr), os.Stderr)
-	stop()
-	os.Exit(status)
-}
+func main() { cli.Main(run) }
 
-// errInterrupted reports a run that Ctrl-C (or any cancellation of the
-// program's context) ended.
-var errInterrupted = errors.New("interrupted: Ctrl-C cancelled the run")
-
-// run is the whole program: main only turns its error into an exit status.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
-	out := &checkedWriter{w: stdout}
-	defer out.report(&err)
-	stdout = out
+// run is the whole program: cli.Main turns its error into an exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	opts := options{queueMode: OneAtATime}
 	fs := newFlagSet(&opts)
-	if err := parse(fs, args, stdout, stderr); err != nil {
+	if err := fs.Parse(args, stdout, stderr); err != nil {
+		return err
+	}
+	if err := fs.Excludes(stderr, "scenario", "the file sets queueMode and toolExecution itself", "queue-mode", "sequential"); err != nil {
 		return err
 	}
 	if opts.scenario != "" {
-		if err := onlyScenarioFlags(fs, stderr); err != nil {
-			return err
-		}
 		return runScenario(ctx, stdout, stderr, opts)
 	}
 	return runDemo(ctx, stdout, stderr, opts)

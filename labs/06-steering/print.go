@@ -3,10 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
 	"github.com/fatih/color"
 )
 
@@ -17,19 +17,10 @@ type printer struct {
 }
 
 // newPrinter returns a printer for w. It colours its output only when w is a
-// terminal and NO_COLOR is not set, so that piped output, and the golden
-// files made from it, hold plain text.
+// terminal and NO_COLOR is not set (cli.Painter), so that piped output, and
+// the golden files made from it, hold plain text.
 func newPrinter(w io.Writer) *printer {
-	on := colorful(w)
-	paint := func(attrs ...color.Attribute) *color.Color {
-		c := color.New(attrs...)
-		if on {
-			c.EnableColor()
-		} else {
-			c.DisableColor()
-		}
-		return c
-	}
+	paint := cli.Painter(w)
 	return &printer{
 		w:     w,
 		label: paint(color.Bold),
@@ -38,23 +29,6 @@ func newPrinter(w io.Writer) *printer {
 		warn:  paint(color.FgYellow),
 		bad:   paint(color.FgRed),
 	}
-}
-
-// colorful reports whether w is a terminal that may receive colour. It
-// looks through the checkedWriter that run wraps standard output in.
-func colorful(w io.Writer) bool {
-	if os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
-		return false
-	}
-	if c, ok := w.(*checkedWriter); ok {
-		w = c.w
-	}
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	info, err := f.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
 }
 
 func (p *printer) line(text string) {

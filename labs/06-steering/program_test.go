@@ -3,8 +3,11 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -29,6 +32,7 @@ func TestProgram(t *testing.T) {
 			res, err := expected.Run(bin, c.Args...)
 			require.NoError(t, err)
 			assert.Equal(t, 0, res.ExitCode, "stderr: %s", res.Stderr)
+			assert.Empty(t, string(res.Stderr))
 			expected.Check(t, c.Name, res.Stdout)
 		})
 	}
@@ -53,6 +57,17 @@ func TestProgram(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, 0, res.ExitCode)
 		assert.Contains(t, string(res.Stdout), about)
+	})
+	t.Run("malformed scenario files", func(t *testing.T) {
+		testMalformedScenarioFiles(t, bin)
+	})
+	t.Run("a file name that is not plain text", func(t *testing.T) {
+		res, err := expected.Run(bin, "-scenario", "missing\x1b[2J\nsecond.json")
+		require.NoError(t, err)
+		assert.Equal(t, 2, res.ExitCode)
+		assert.Equal(t, `error: scenario "missing\x1b[2J\nsecond.json": file: no such file or directory`+"\n", string(res.Stderr),
+			"one line, and no escape sequence reaches the terminal")
+		assert.Empty(t, res.Stdout)
 	})
 	t.Run("Ctrl-C", func(t *testing.T) {
 		// Press Ctrl-C while a tool runs: when it starts, a minute
@@ -92,4 +107,32 @@ func TestProgram(t *testing.T) {
 		assert.Contains(t, out, "turn 2 · model request aborted:", "so does the next model request")
 		assert.Contains(t, out, "loop ended: 2 turns, stop reason aborted")
 	})
+}
+
+// testMalformedScenarioFiles runs the program over every file of
+// fakemodel/scenario/testdata/malformed, a corpus of every kind of mistake
+// the parser knows. For each, testdata/malformed/NAME.txt holds the exit
+// status and standard error that lab 06 printed before its parser moved to
+// fakemodel/scenario: the program must still refuse each file in the same
+// words, with nothing on standard output.
+func testMalformedScenarioFiles(t *testing.T, bin string) {
+	root, err := expected.Root()
+	require.NoError(t, err)
+	files, err := filepath.Glob(filepath.Join(root, "fakemodel", "scenario", "testdata", "malformed", "*.json"))
+	require.NoError(t, err)
+	wants, err := filepath.Glob(filepath.Join("testdata", "malformed", "*.txt"))
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, len(files), 60)
+	require.Len(t, wants, len(files), "one testdata/malformed/NAME.txt per malformed file")
+	for _, file := range files {
+		name := strings.TrimSuffix(filepath.Base(file), ".json")
+		t.Run(name, func(t *testing.T) {
+			want, err := os.ReadFile(filepath.Join("testdata", "malformed", name+".txt"))
+			require.NoError(t, err)
+			res, err := expected.Run(bin, "-scenario", "fakemodel/scenario/testdata/malformed/"+name+".json")
+			require.NoError(t, err)
+			assert.Equal(t, string(want), fmt.Sprintf("exit status %d\n%s", res.ExitCode, res.Stderr))
+			assert.Empty(t, string(res.Stdout), "nothing runs")
+		})
+	}
 }

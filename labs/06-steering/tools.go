@@ -9,8 +9,9 @@ import (
 )
 
 // A Tool is code the model may ask the loop to run: the description the
-// model reads, and the code behind it. Build one with newTool, or with
-// fakeTool for a tool whose behaviour is data.
+// model reads, and the code behind it. This lab's tools are fake tools,
+// whose behaviour is data (fakeTool); labs 04 and 05 build typed ones with
+// newTool.
 type Tool struct {
 	// Spec is what the model reads about the tool.
 	Spec fakemodel.ToolSpec
@@ -22,7 +23,8 @@ type Tool struct {
 	// value run expects.
 	decode func(raw json.RawMessage) (any, error)
 	// run executes the call with this ID, like Pi's execute(toolCallId,
-	// args, signal, onUpdate).
+	// args, signal, onUpdate). It may call report to tell the user how
+	// far it got; a report after run returns is dropped, as Pi drops it.
 	run func(ctx context.Context, toolCallID string, args any, report func(partial string)) (ToolResult, error)
 }
 
@@ -34,27 +36,6 @@ type ToolResult struct {
 	// It takes effect only if every result of the batch asks for it, and
 	// a queued steering or follow-up message still gets its turn.
 	Terminate bool
-}
-
-// newTool builds a Tool whose arguments are decoded strictly into an A (see
-// decodeArgs) and then checked by check, if it is not nil, before run sees
-// them. So run only ever gets arguments it can work with. run may call
-// report to tell the user how far it got; a report after run returns is
-// dropped, as Pi drops it.
-func newTool[A any](spec fakemodel.ToolSpec, check func(A) error, run func(ctx context.Context, toolCallID string, args A, report func(partial string)) (ToolResult, error)) Tool {
-	return Tool{
-		Spec: spec,
-		decode: func(raw json.RawMessage) (any, error) {
-			args, err := decodeArgs[A](raw)
-			if err == nil && check != nil {
-				err = check(args)
-			}
-			return args, err
-		},
-		run: func(ctx context.Context, toolCallID string, args any, report func(string)) (ToolResult, error) {
-			return run(ctx, toolCallID, args.(A), report)
-		},
-	}
 }
 
 // specs returns the descriptions of tools, as a request carries them.

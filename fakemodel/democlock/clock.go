@@ -1,0 +1,194 @@
+// Package democlock is the clock that the fake tools of labs 05 and 06 wait
+// on, so that a demo whose tools run in parallel prints the same bytes on
+// every run.
+//
+// A real agent's tools finish in an order that varies from run to run, and
+// the loop handles any order. A demo, though, must print the same bytes on
+// every run, for an instructor to compare with its golden file, and the
+// machine's timers cannot promise that: on a busy machine, a goroutine whose
+// timer fired first may run after another one, and two "done" lines would
+// swap. So the demos' tools do not wait on the machine's timers. They wait
+// on a Clock, which wakes them in the order of their deadlines.
+//
+// The clock must know which calls are under way, and it cannot read a lab's
+// events: each lab tells it, in its event handler, that a call started
+// (Start, at tool_execution_start) and that it ended (End, at
+// tool_execution_end, after the handler has shown the event). The loop
+// itself knows nothing of the clock.
+package democlock
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"sync"
+	"time"
+)
+
+// A Clock is a demo's time. It lets the earliest of the calls that wait on
+// it go on only when no other call is running: every call that has started
+// waits on the clock, or has ended. So calls wake in the order of their
+// deadlines, and calls with the same deadline in the order they started, on
+// every run, however busy the machine.
+//
+// The clock's time moves only from deadline to deadline, but a call it wakes
+// still waits for real, until its deadline on the machine's clock, so a
+// batch takes about as long as it says. Deadlines are absolute: a call that
+// wakes late, or whose work between two waits takes time, does not push its
+// later deadlines back, so a call with many progress updates takes as long
+// as its duration, not its duration plus the delays of every update.
+//
+// A nil *Clock is the machine's clock: Sleep waits on a timer, and Start and
+// End do nothing. Tests use it inside testing/synctest bubbles, whose fake
+// time is exact.
+type Clock struct {
+	mu  sync.Mutex
+	now time.Duration // the clock's time since it was made
+	// origin is the machine's time at which the clock's time was zero,
+	// for the calls under way. It is set again whenever a call starts
+	// while no call is under way, so that time no call waits through,
+	// while the model writes for instance, is not taken from later calls.
+	origin time.Time
+	// started numbers the calls in the order they started.
+	started map[string]int
+	// spans are when each call started and ended, on the clock.
+	spans map[string]span
+	// running counts the calls that have started and neither wait nor
+	// have ended.
+	running int
+	// waiting are the calls that wait, the next to wake first.
+	waiting []*alarm
+}
+
+// A span is when a call started and ended, on the clock.
+type span struct {
+	start, end time.Duration
+}
+
+// An alarm is one call waiting on the clock.
+type alarm struct {
+	at    time.Duration
+	order int
+	// wake receives the machine's time until which to wait before going
+	// on.
+	wake chan time.Time
+}
+
+// New returns a clock whose time is zero.
+func New() *Clock {
+	return &Clock{started: map[string]int{}, spans: map[string]span{}}
+}
+
+// Start tells the clock that the call callID has started: from now on the
+// clock waits for it to wait or to end before it wakes another call.
+func (c *Clock) Start(callID string) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.running == 0 && len(c.waiting) == 0 {
+		c.origin = time.Now().Add(-c.now)
+	}
+	c.started[callID] = len(c.started)
+	c.spans[callID] = span{start: c.now}
+	c.running++
+}
+
+// End tells the clock that the call callID has ended, which may let it wake
+// the next call.
+func (c *Clock) End(callID string) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.spans[callID]
+	s.end = c.now
+	c.spans[callID] = s
+	c.running--
+	c.next()
+}
+
+// Sleep waits for d on behalf of the call callID, which has started, or
+// until ctx is cancelled.
+func (c *Clock) Sleep(ctx context.Context, callID string, d time.Duration) error {
+	if c == nil {
+		return pause(ctx, time.Now().Add(d))
+	}
+	c.mu.Lock()
+	a := &alarm{at: c.now + max(d, 0), order: c.started[callID], wake: make(chan time.Time, 1)}
+	i, _ := slices.BinarySearchFunc(c.waiting, a, func(x, y *alarm) int {
+		return cmp.Or(cmp.Compare(x.at, y.at), cmp.Compare(x.order, y.order))
+	})
+	c.waiting = slices.Insert(c.waiting, i, a)
+	c.running--
+	c.next()
+	c.mu.Unlock()
+
+	select {
+	case deadline := <-a.wake:
+		return pause(ctx, deadline)
+	case <-ctx.Done():
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if i := slices.Index(c.waiting, a); i >= 0 {
+			c.waiting = slices.Delete(c.waiting, i, i+1)
+			c.running++
+		}
+		return ctx.Err()
+	}
+}
+
+// Elapsed is the clock's time since it was made.
+func (c *Clock) Elapsed() time.Duration {
+	if c == nil {
+		return 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+// Span returns when the call callID started and ended, on the clock: both
+// are zero for a call the clock has not seen, and end is zero until it
+// ends.
+func (c *Clock) Span(callID string) (start, end time.Duration) {
+	if c == nil {
+		return 0, 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.spans[callID]
+	return s.start, s.end
+}
+
+// next wakes the earliest waiting call if no call is running. The caller
+// holds c.mu.
+func (c *Clock) next() {
+	if c.running > 0 || len(c.waiting) == 0 {
+		return
+	}
+	a := c.waiting[0]
+	c.waiting = c.waiting[1:]
+	c.now = a.at
+	c.running++
+	a.wake <- c.origin.Add(a.at)
+}
+
+// pause waits until the machine's clock reads deadline, or until ctx is
+// cancelled.
+func pause(ctx context.Context, deadline time.Time) error {
+	d := time.Until(deadline)
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

@@ -1,0 +1,161 @@
+package democlock
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// napper runs calls on a clock as a lab's loop and its event handler do:
+// every call's start is told before any call runs, each call runs on its own
+// goroutine, and its end is told when it is done.
+type napper struct {
+	clock *Clock
+	mu    sync.Mutex
+	woke  []string
+	wg    sync.WaitGroup
+}
+
+// A nap is a call that first waits delay on the machine's clock, as a busy
+// machine may hold a goroutine up, then naps for d on the clock.
+type nap struct {
+	id       string
+	delay, d time.Duration
+}
+
+func (n *napper) run(ctx context.Context, naps ...nap) {
+	for _, p := range naps {
+		n.clock.Start(p.id)
+	}
+	for _, p := range naps {
+		n.wg.Go(func() {
+			time.Sleep(p.delay)
+			err := n.clock.Sleep(ctx, p.id, p.d)
+			n.mu.Lock()
+			if err == nil {
+				n.woke = append(n.woke, p.id)
+			}
+			n.mu.Unlock()
+			n.clock.End(p.id)
+		})
+	}
+	n.wg.Wait()
+}
+
+func TestTheClockWakesCallsInTheOrderOfTheirDeadlines(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n := &napper{clock: New()}
+		start := time.Now()
+		// The machine holds up the call that is due first for a whole
+		// second. On the machine's timers, b would end first.
+		n.run(t.Context(), nap{"a", time.Second, 200 * time.Millisecond}, nap{"b", 0, 300 * time.Millisecond})
+		assert.Equal(t, []string{"a", "b"}, n.woke)
+		assert.Equal(t, 300*time.Millisecond, n.clock.Elapsed(), "the clock's time is the deadlines'")
+		assert.Equal(t, time.Second, time.Since(start), "the clock waited for a; by then both deadlines had passed")
+	})
+}
+
+func TestTheClockWakesCallsWithTheSameDeadlineInTheOrderTheyStarted(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n := &napper{clock: New()}
+		n.run(t.Context(), nap{"a", time.Second, 100 * time.Millisecond}, nap{"b", 0, 100 * time.Millisecond}, nap{"c", 0, 100 * time.Millisecond})
+		assert.Equal(t, []string{"a", "b", "c"}, n.woke)
+	})
+}
+
+func TestTheClockWaitsForReal(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n := &napper{clock: New()}
+		start := time.Now()
+		n.run(t.Context(), nap{"a", 0, 300 * time.Millisecond}, nap{"b", 0, 200 * time.Millisecond}, nap{"c", 0, 400 * time.Millisecond})
+		assert.Equal(t, []string{"b", "a", "c"}, n.woke)
+		assert.Equal(t, 400*time.Millisecond, time.Since(start), "parallel naps take as long as the longest")
+	})
+}
+
+// TestUpdatesDoNotStretchACall runs a call of one second that reports
+// progress 10,000 times, as a scenario tool with "durationMs": 1000 and
+// 10,000 "updates" does. Each report takes the machine 50 µs (printing it,
+// for instance), a quarter of the time between two updates. Deadlines on
+// the clock are absolute, so the call still takes one second; if each wait
+// started where the last report ended, the call would take 1.5 s.
+func TestUpdatesDoNotStretchACall(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		clock := New()
+		const updates = 10_000
+		duration := time.Second
+		step := duration / (updates + 1)
+		start := time.Now()
+		clock.Start("a")
+		for range updates {
+			assert.NoError(t, clock.Sleep(t.Context(), "a", step))
+			time.Sleep(50 * time.Microsecond) // the report
+		}
+		assert.NoError(t, clock.Sleep(t.Context(), "a", duration-step*updates))
+		clock.End("a")
+		assert.Equal(t, duration, time.Since(start))
+		assert.Equal(t, duration, clock.Elapsed())
+	})
+}
+
+// TestACallStartedLaterWaitsItsWholeDuration: the clock's time stands still
+// while no call is under way, as while the model writes its next reply. A
+// call that starts then still waits its whole duration for real.
+func TestACallStartedLaterWaitsItsWholeDuration(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n := &napper{clock: New()}
+		n.run(t.Context(), nap{"a", 0, 100 * time.Millisecond})
+		time.Sleep(time.Second) // the model writes
+		start := time.Now()
+		n.run(t.Context(), nap{"b", 0, 300 * time.Millisecond})
+		assert.Equal(t, 300*time.Millisecond, time.Since(start))
+		assert.Equal(t, 400*time.Millisecond, n.clock.Elapsed())
+	})
+}
+
+func TestTheClockKeepsEachCallsSpan(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n := &napper{clock: New()}
+		n.run(t.Context(), nap{"a", 0, 300 * time.Millisecond}, nap{"b", 0, 200 * time.Millisecond})
+		n.run(t.Context(), nap{"c", 0, 100 * time.Millisecond})
+		for id, want := range map[string][2]time.Duration{
+			"a": {0, 300 * time.Millisecond},
+			"b": {0, 200 * time.Millisecond},
+			"c": {300 * time.Millisecond, 400 * time.Millisecond},
+			"d": {0, 0},
+		} {
+			start, end := n.clock.Span(id)
+			assert.Equal(t, want, [2]time.Duration{start, end}, id)
+		}
+	})
+}
+
+func TestCancellingWakesEveryCallAtOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithCancel(t.Context())
+		n := &napper{clock: New()}
+		start := time.Now()
+		time.AfterFunc(250*time.Millisecond, cancel)
+		n.run(ctx, nap{"a", 0, 300 * time.Millisecond}, nap{"b", 0, 200 * time.Millisecond})
+		assert.Equal(t, []string{"b"}, n.woke, "a was still waiting when the run was cancelled")
+		assert.Equal(t, 250*time.Millisecond, time.Since(start))
+	})
+}
+
+func TestANilClockIsTheMachinesClock(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var c *Clock
+		start := time.Now()
+		c.Start("a")
+		assert.NoError(t, c.Sleep(t.Context(), "a", 300*time.Millisecond))
+		c.End("a")
+		assert.Equal(t, 300*time.Millisecond, time.Since(start))
+		assert.Zero(t, c.Elapsed())
+		startAt, endAt := c.Span("a")
+		assert.Zero(t, startAt+endAt)
+	})
+}

@@ -1,0 +1,384 @@
+package scenario
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// A checkError is a value that is well typed but makes no sense. It names
+// the value by its path; Parse adds the line and column.
+type checkError struct {
+	path jsonPath
+	// key places the error at the value's key rather than at the value:
+	// the problem is the key itself, such as a tool's name.
+	key     bool
+	problem string
+}
+
+// Error names the value and the problem.
+func (e *checkError) Error() string { return e.path.String() + ": " + e.problem }
+
+// failAt returns a checkError for the value at path.
+func failAt(path jsonPath, format string, a ...any) error {
+	return &checkError{path: path, problem: fmt.Sprintf(format, a...)}
+}
+
+// failKey returns a checkError for the key of the value at path.
+func failKey(path jsonPath, format string, a ...any) error {
+	return &checkError{path: path, key: true, problem: fmt.Sprintf(format, a...)}
+}
+
+var (
+	// toolName is what providers accept as a tool's name.
+	toolName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+	// callID is what a scenario accepts as a call's ID: enough for the IDs
+	// providers send (toolu_01A..., call_abc...), and no character that
+	// would break a trace line or an at.
+	callID = regexp.MustCompile(`^[a-zA-Z0-9_.:-]{1,64}$`)
+)
+
+const (
+	toolNameRule = "use 1 to 64 characters from a-z, A-Z, 0-9, _ and -"
+	callIDRule   = "use 1 to 64 characters from a-z, A-Z, 0-9, _, ., : and -"
+)
+
+// oneLine rejects a text that the narrative cannot print on one line as it
+// is: one with a line break or another control character, such as a tab or
+// the escape that starts a terminal's colour codes, or with a bidirectional
+// override or isolate, which makes a line read differently from what it
+// holds.
+func oneLine(path jsonPath, text string) error {
+	// U+2028 and U+2029 are Unicode's line and paragraph separators.
+	if strings.ContainsAny(text, "\n\r\u2028\u2029") {
+		return failAt(path, "must be one line: the narrative prints it on one")
+	}
+	if i := strings.IndexFunc(text, unicode.IsControl); i >= 0 {
+		r, _ := utf8.DecodeRuneInString(text[i:])
+		return failAt(path, "must not hold the control character %U: the narrative prints text as it is", r)
+	}
+	if i := strings.IndexFunc(text, bidiControl); i >= 0 {
+		r, _ := utf8.DecodeRuneInString(text[i:])
+		return failAt(path, "must not hold the bidirectional control character %U: it would make the line read differently from what it holds", r)
+	}
+	return nil
+}
+
+// bidiControl reports whether r is a bidirectional embedding, override or
+// isolate (U+202A to U+202E, U+2066 to U+2069): a character that reorders
+// the text around it when a terminal shows it.
+func bidiControl(r rune) bool {
+	return r >= '\u202A' && r <= '\u202E' || r >= '\u2066' && r <= '\u2069'
+}
+
+// check rejects values that are well typed but make no sense.
+func (s *Scenario) check() error {
+	if strings.TrimSpace(s.Prompt) == "" {
+		return failAt(jsonPath{"prompt"}, "missing: a scenario starts with the user's first message")
+	}
+	if err := oneLine(jsonPath{"prompt"}, s.Prompt); err != nil {
+		return err
+	}
+	// A choice may be left out, which means its default, but a choice
+	// that is there must be one of its words: "" is a mistake.
+	if s.ToolExecution != nil && !slices.Contains([]string{"parallel", "sequential"}, *s.ToolExecution) {
+		return failAt(jsonPath{"toolExecution"}, "must be parallel or sequential, not %q", *s.ToolExecution)
+	}
+	if s.QueueMode != nil && !slices.Contains([]string{"one-at-a-time", "all"}, *s.QueueMode) {
+		return failAt(jsonPath{"queueMode"}, "must be one-at-a-time or all, not %q", *s.QueueMode)
+	}
+	seen := map[string]bool{} // call IDs
+	for i := range s.Replies {
+		r := &s.Replies[i]
+		where := jsonPath{"replies", i}
+		if r.StopReason != nil && !slices.Contains([]string{"stop", "toolUse", "length", "error"}, *r.StopReason) {
+			return failAt(append(where, "stopReason"), "must be stop, toolUse, length or error, not %q", *r.StopReason)
+		}
+		if value(r.StopReason) == "error" && len(r.ToolCalls) > 0 {
+			return failAt(append(where, "toolCalls"), "a failed request has no tool calls")
+		}
+		if value(r.StopReason) == "error" && strings.TrimSpace(r.Text) == "" {
+			return failAt(append(where, "text"), "missing: a failed request's text is its error message")
+		}
+		if err := oneLine(append(where, "text"), r.Text); err != nil {
+			return err
+		}
+		for j := range r.ToolCalls {
+			c := &r.ToolCalls[j]
+			where := jsonPath{"replies", i, "toolCalls", j}
+			switch {
+			case c.ID == "":
+				return failAt(append(where, "id"), "missing")
+			case !callID.MatchString(c.ID):
+				return failAt(append(where, "id"), "%q is not a call ID: %s", c.ID, callIDRule)
+			case seen[c.ID]:
+				return failAt(append(where, "id"), "%q is already the ID of another call", c.ID)
+			case c.Name == "":
+				return failAt(append(where, "name"), "missing")
+			case !toolName.MatchString(c.Name):
+				return failAt(append(where, "name"), "%q is not a tool name: %s", c.Name, toolNameRule)
+			}
+			seen[c.ID] = true
+			if len(c.Args) == 0 {
+				c.Args = json.RawMessage(`{}`)
+			}
+			var compact bytes.Buffer
+			if err := json.Compact(&compact, c.Args); err == nil {
+				c.Args = compact.Bytes()
+			}
+			// The narrative prints the args as they are: a string in them
+			// may hold a character JSON lets through unescaped, such as a
+			// bidirectional override; written \u202e, it prints as text.
+			if err := oneLine(append(where, "args"), string(c.Args)); err != nil {
+				return err
+			}
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(s.Tools)) {
+		if !toolName.MatchString(name) {
+			return failKey(jsonPath{"tools", name}, "%q is not a tool name: %s", name, toolNameRule)
+		}
+		if err := s.Tools[name].check(jsonPath{"tools", name}); err != nil {
+			return err
+		}
+	}
+	callTools := s.callTools()
+	for _, id := range slices.Sorted(maps.Keys(s.Calls)) {
+		where := jsonPath{"calls", id}
+		tool, ok := callTools[id]
+		switch {
+		case !ok:
+			return failKey(where, "no reply makes a call with ID %q", id)
+		case !hasKey(s.Tools, tool):
+			return failKey(where, "call %q asks for %q, and tools has no such tool", id, tool)
+		case s.Calls[id].Sequential != nil:
+			return failAt(append(where, "sequential"), "sequential belongs to a tool, not to one call")
+		}
+		// A call's own fields are checked; what it inherits was checked
+		// with its tool, and a call's error outranks its tool's result.
+		if err := s.Calls[id].check(where); err != nil {
+			return err
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(s.Block)) {
+		// A tool that is not in tools may be blocked: a call to it fails
+		// as an unknown tool before the block is asked.
+		if !toolName.MatchString(name) {
+			return failKey(jsonPath{"block", name}, "%q is not a tool name: %s", name, toolNameRule)
+		}
+		if err := oneLine(jsonPath{"block", name}, s.Block[name]); err != nil {
+			return err
+		}
+	}
+	for _, list := range []struct {
+		field    string
+		messages []Message
+	}{{"steer", s.Steer}, {"followUp", s.FollowUp}} {
+		for i, m := range list.messages {
+			where := jsonPath{list.field, i}
+			if strings.TrimSpace(m.Text) == "" {
+				return failAt(append(where, "text"), "missing")
+			}
+			if err := oneLine(append(where, "text"), m.Text); err != nil {
+				return err
+			}
+			if m.At != "" {
+				if err := oneLine(append(where, "at"), m.At); err != nil {
+					return err
+				}
+				if problem := s.checkAt(m.At, callTools); problem != "" {
+					return failAt(append(where, "at"), "%s", problem)
+				}
+			}
+		}
+	}
+	if s.StopAfterTurn < 0 {
+		return failAt(jsonPath{"stopAfterTurn"}, "must be 0 (never) or more, not %d", s.StopAfterTurn)
+	}
+	return nil
+}
+
+func hasKey[V any](m map[string]V, k string) bool {
+	_, ok := m[k]
+	return ok
+}
+
+// eventNames are the names a trace line starts with.
+var eventNames = []string{
+	"agent_start", "agent_end", "turn_start", "turn_end", "message_start", "message_update", "message_end",
+	"tool_execution_start", "tool_execution_update", "tool_execution_end",
+}
+
+// traceForms are the trace lines each event prints (traceLine in lab 06's
+// trace.go).
+var traceForms = map[string]string{
+	"agent_start":           `"agent_start"`,
+	"agent_end":             `"agent_end messages=N"`,
+	"turn_start":            `"turn_start"`,
+	"turn_end":              `"turn_end results=N"`,
+	"message_start":         `"message_start user", "message_start assistant" or "message_start toolResult ID [error]"`,
+	"message_update":        `"message_update assistant"`,
+	"message_end":           `"message_end user", "message_end assistant" or "message_end toolResult ID [error]"`,
+	"tool_execution_start":  `"tool_execution_start ID NAME"`,
+	"tool_execution_update": `"tool_execution_update ID"`,
+	"tool_execution_end":    `"tool_execution_end ID" or "tool_execution_end ID error: RESULT"`,
+}
+
+// checkAt returns what is wrong with an at, or "". An at must be the start,
+// in whole words, of a trace line that its event can print in this
+// scenario: a call it names is one that a reply makes, with its tool's
+// name. callTools maps each call ID to its tool's name.
+func (s *Scenario) checkAt(at string, callTools map[string]string) string {
+	if strings.TrimSpace(at) != at {
+		return fmt.Sprintf("%q: separate words with one space, with none at the start or end", at)
+	}
+	name, rest, _ := strings.Cut(at, " ")
+	if !slices.Contains(eventNames, name) {
+		return fmt.Sprintf("%q does not start with an event's name, such as tool_execution_start or turn_end", at)
+	}
+	words := strings.Split(rest, " ")
+	if name == "tool_execution_end" {
+		// After "error:" comes the result's first line, which may hold
+		// spaces.
+		words = strings.SplitN(rest, " ", 3)
+		if len(words) == 3 && words[1] == "error:" {
+			words = words[:2]
+		}
+	}
+	if rest == "" {
+		words = nil
+	}
+	if slices.Contains(words, "") {
+		return fmt.Sprintf("%q: separate words with one space, with none at the start or end", at)
+	}
+	bad := fmt.Sprintf("%q is not the start of a trace line of %s, which reads %s", at, name, traceForms[name])
+	// call checks the word that names a call, and returns what is wrong.
+	call := func(id string) string {
+		if _, ok := callTools[id]; !ok {
+			return fmt.Sprintf("%q: no reply makes a call with ID %q", at, id)
+		}
+		return ""
+	}
+	switch name {
+	case "agent_start", "turn_start":
+		if len(words) > 0 {
+			return bad
+		}
+	case "agent_end", "turn_end":
+		if len(words) == 0 {
+			return ""
+		}
+		label := map[string]string{"agent_end": "messages=", "turn_end": "results="}[name]
+		n, ok := strings.CutPrefix(words[0], label)
+		if len(words) > 1 || !ok || !wholeNumber(n) {
+			return bad
+		}
+		if name == "turn_end" && !slices.ContainsFunc(s.Replies, func(r Reply) bool { return strconv.Itoa(len(r.ToolCalls)) == n }) && n != "0" {
+			return fmt.Sprintf("%q: no reply makes %s tool calls, so no turn ends with %s results", at, n, n)
+		}
+	case "message_update":
+		if len(words) > 1 || len(words) == 1 && words[0] != "assistant" {
+			return bad
+		}
+	case "message_start", "message_end":
+		switch {
+		case len(words) == 0:
+		case words[0] == "user" || words[0] == "assistant":
+			if len(words) > 1 {
+				return bad
+			}
+		case words[0] == "toolResult":
+			if len(words) > 3 || len(words) == 3 && words[2] != "error" {
+				return bad
+			}
+			if len(words) > 1 {
+				return call(words[1])
+			}
+		default:
+			return bad
+		}
+	case "tool_execution_start":
+		if len(words) > 2 {
+			return bad
+		}
+		if len(words) > 0 {
+			if problem := call(words[0]); problem != "" {
+				return problem
+			}
+		}
+		if len(words) == 2 && words[1] != callTools[words[0]] {
+			return fmt.Sprintf("%q: call %q is a call to %q, not %q", at, words[0], callTools[words[0]], words[1])
+		}
+	case "tool_execution_update":
+		if len(words) > 1 {
+			return bad
+		}
+		if len(words) == 1 {
+			return call(words[0])
+		}
+	case "tool_execution_end":
+		if len(words) > 2 || len(words) == 2 && words[1] != "error:" {
+			return bad
+		}
+		if len(words) > 0 {
+			return call(words[0])
+		}
+	}
+	return ""
+}
+
+// wholeNumber reports whether s is a whole number as %d writes it.
+func wholeNumber(s string) bool {
+	if s == "0" {
+		return true
+	}
+	return s != "" && s[0] != '0' && strings.Trim(s, "0123456789") == ""
+}
+
+// check rejects a behaviour that cannot happen.
+func (b Behaviour) check(where jsonPath) error {
+	fail := func(field, format string, a ...any) error {
+		path := where
+		if field != "" {
+			path = append(slices.Clip(where), field)
+		}
+		return failAt(path, format, a...)
+	}
+	if b.DurationMs != nil && (*b.DurationMs < 0 || *b.DurationMs > MaxDurationMs) {
+		return fail("durationMs", "must be from 0 to %d, not %d", MaxDurationMs, *b.DurationMs)
+	}
+	for _, text := range []struct {
+		field string
+		value *string
+	}{{"result", b.Result}, {"error", b.Error}, {"panic", b.Panic}} {
+		if text.value != nil {
+			if err := oneLine(append(slices.Clip(where), text.field), *text.value); err != nil {
+				return err
+			}
+		}
+	}
+	if b.Updates != nil {
+		for i, note := range *b.Updates {
+			if err := oneLine(append(slices.Clip(where), "updates", i), note); err != nil {
+				return err
+			}
+		}
+	}
+	// "" and false are the defaults: a call with "error": "" does not
+	// fail, as if the field were left out.
+	fails, panics := value(b.Error) != "", value(b.Panic) != ""
+	switch {
+	case fails && panics:
+		return fail("", "a call either fails (error) or panics (panic), not both")
+	case (fails || panics) && (value(b.Result) != "" || value(b.Terminate)):
+		return fail("", "a call that fails (error) or panics (panic) returns no result and cannot terminate")
+	}
+	return nil
+}

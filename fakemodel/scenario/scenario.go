@@ -1,0 +1,307 @@
+// Package scenario reads scenario files: a whole agent session written down
+// as data, so that a learner can ask "what happens if..." without writing
+// Go. A scenario scripts the whole fake world of lab 06: the user's prompt,
+// the model's replies, what each tool does and how long it takes, and what
+// the simulated user types while the agent works.
+//
+// Load and Parse read a file strictly: every field is checked for its exact
+// name and type, then every value for sense, and a file that cannot run is
+// refused with an *Error that names the file, the line and column, and the
+// problem. README.md in this directory is the format's reference.
+//
+// A parsed Scenario also plays its part of the fake world: Model is the
+// model that plays its replies, and Tools say what each call of each tool
+// does (Action.Do), waiting on the demo clock. Lab 06 binds the rest to its
+// Agent: its tools, its hooks and its simulated user.
+package scenario
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"reflect"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// A Scenario is a scenario file. Every field but Prompt may be left out;
+// a pointer left nil, or a field left zero, means the default that
+// README.md gives.
+type Scenario struct {
+	// Prompt is the user's first message.
+	Prompt string `json:"prompt"`
+	// ToolExecution is "parallel" (the default) or "sequential".
+	ToolExecution *string `json:"toolExecution"`
+	// QueueMode is "one-at-a-time" (the default) or "all".
+	QueueMode *string `json:"queueMode"`
+	// Replies are the model's replies, in order.
+	Replies []Reply `json:"replies"`
+	// Tools are the agent's tools, by name, and what each does.
+	Tools map[string]Behaviour `json:"tools"`
+	// Calls are what single calls do, by call ID, where they differ from
+	// their tool.
+	Calls map[string]Behaviour `json:"calls"`
+	// Block names the tools whose calls are blocked, each with the reason
+	// its calls get.
+	Block map[string]string `json:"block"`
+	// Steer are the steering messages the simulated user types.
+	Steer []Message `json:"steer"`
+	// FollowUp are the follow-up messages the simulated user queues.
+	FollowUp []Message `json:"followUp"`
+	// StopAfterTurn stops a run after this many turns; 0 means never.
+	StopAfterTurn int `json:"stopAfterTurn"`
+}
+
+// A Reply is one reply of the model.
+type Reply struct {
+	// Text is what the model says, or, with stop reason error, the
+	// error of the failed request.
+	Text string `json:"text"`
+	// ToolCalls are the calls the model asks for, in its order.
+	ToolCalls []ToolCall `json:"toolCalls"`
+	// StopReason is "stop", "toolUse", "length" or "error"; left out, it
+	// is toolUse with tool calls and stop without.
+	StopReason *string `json:"stopReason"`
+}
+
+// A ToolCall is one call a reply asks for.
+type ToolCall struct {
+	// ID names the call, uniquely in the whole file.
+	ID string `json:"id"`
+	// Name is the tool to call.
+	Name string `json:"name"`
+	// Args are the arguments, any JSON value; Parse makes them {} when
+	// they are left out, and writes them on one line.
+	Args json.RawMessage `json:"args"`
+}
+
+// A Behaviour is what a tool does, in "tools", or one call, in "calls".
+// Its fields are pointers so that a call's entry can tell a field it sets
+// from one it leaves to its tool.
+type Behaviour struct {
+	// Result is the text the model reads as the call's result.
+	Result *string `json:"result"`
+	// DurationMs is how long the call takes, in milliseconds.
+	DurationMs *int `json:"durationMs"`
+	// Sequential, only in "tools", makes a batch that calls the tool run
+	// one call at a time.
+	Sequential *bool `json:"sequential"`
+	// Error, if not empty, makes the call fail with this message.
+	Error *string `json:"error"`
+	// Panic, if not empty, makes the tool panic with this value.
+	Panic *string `json:"panic"`
+	// Terminate makes the result ask the run to stop after its batch.
+	Terminate *bool `json:"terminate"`
+	// Updates are progress notes, spread evenly over the duration.
+	Updates *[]string `json:"updates"`
+}
+
+// A Message is one message the simulated user sends.
+type Message struct {
+	// Text is the message.
+	Text string `json:"text"`
+	// At is the start of the trace line of the event the user reacts
+	// to; empty means before the run starts.
+	At string `json:"at"`
+}
+
+// MaxDurationMs bounds a tool's duration: a scenario is a lesson, not a
+// wait.
+const MaxDurationMs = 60_000
+
+// MaxBytes bounds a scenario file's size. The examples are under 2 KiB;
+// the bound stops a file such as /dev/zero from filling the memory.
+const MaxBytes = 1 << 20
+
+// An Error is a scenario file that cannot run. Its message names the file,
+// where the problem is (the line and column, or the whole file) and the
+// problem, on one line.
+type Error struct {
+	// File is the file's name, as the user gave it.
+	File string
+	// Where is "line L, column C", or "file" when the whole file is the
+	// problem.
+	Where string
+	// Problem says what is wrong.
+	Problem string
+}
+
+// Error names the file, the place and the problem. A file name with a
+// character that does not print as itself, such as a line break or the
+// escape that starts a terminal's colour codes, is quoted.
+func (e *Error) Error() string {
+	return fmt.Sprintf("scenario %s: %s: %s", quote(e.File), e.Where, e.Problem)
+}
+
+// quote returns name as it is if every character of it prints as itself,
+// and quoted as in Go otherwise.
+func quote(name string) string {
+	if utf8.ValidString(name) && strings.IndexFunc(name, func(r rune) bool { return !unicode.IsPrint(r) }) < 0 {
+		return name
+	}
+	return strconv.Quote(name)
+}
+
+// Load reads the scenario file at path and checks it (see Parse). Reading
+// stops when ctx is cancelled, even when path is a pipe that nothing
+// writes to: Load then returns ctx's error. Any other problem is an *Error.
+func Load(ctx context.Context, path string) (*Scenario, error) {
+	data, err := read(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, data)
+}
+
+// read reads the file at path, up to one byte more than MaxBytes, on a
+// goroutine of its own, so that a cancelled ctx ends the wait. Closing the
+// file ends a read that waits; an open that waits for a FIFO's first writer
+// cannot be ended, and that goroutine ends when the program does.
+func read(ctx context.Context, path string) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	type result struct {
+		data []byte
+		err  error
+	}
+	opened := make(chan *os.File, 1)
+	done := make(chan result, 1)
+	go func() {
+		f, err := os.Open(path)
+		if err != nil {
+			done <- result{err: err}
+			return
+		}
+		opened <- f
+		defer f.Close()
+		if info, err := f.Stat(); err == nil && info.IsDir() {
+			done <- result{err: errDirectory}
+			return
+		}
+		data, err := io.ReadAll(io.LimitReader(f, MaxBytes+1))
+		done <- result{data, err}
+	}()
+
+	var r result
+	select {
+	case r = <-done:
+	case <-ctx.Done():
+		select {
+		case f := <-opened:
+			f.Close()
+		default:
+		}
+		return nil, ctx.Err()
+	}
+	fail := func(problem string) ([]byte, error) {
+		return nil, &Error{File: path, Where: "file", Problem: problem}
+	}
+	switch {
+	case r.err != nil:
+		var pe *fs.PathError
+		if errors.As(r.err, &pe) {
+			r.err = pe.Err // the Error names the file already
+		}
+		return fail(r.err.Error())
+	case len(r.data) > MaxBytes:
+		return fail("larger than 1 MiB: a scenario never needs that much")
+	}
+	return r.data, nil
+}
+
+// errDirectory is the problem of a path that names a directory.
+var errDirectory = errors.New("is a directory, not a scenario file")
+
+// byteOrderMark is what some editors put at the start of a UTF-8 file.
+var byteOrderMark = []byte{0xEF, 0xBB, 0xBF}
+
+// Parse decodes the scenario file named file, whose content is data,
+// strictly: every field is checked for its exact name and type before a
+// value is checked for sense. A file that cannot run gives an *Error.
+func Parse(file string, data []byte) (*Scenario, error) {
+	fail := func(offset int64, format string, a ...any) (*Scenario, error) {
+		return nil, &Error{File: file, Where: position(data, offset), Problem: fmt.Sprintf(format, a...)}
+	}
+	switch {
+	case len(bytes.TrimSpace(data)) == 0:
+		return nil, &Error{File: file, Where: "file", Problem: `empty: a scenario is a JSON object with at least "prompt"`}
+	case bytes.HasPrefix(data, byteOrderMark):
+		return fail(0, "starts with a byte-order mark; save it as UTF-8 without one")
+	}
+	if bad := invalidUTF8(data); bad >= 0 {
+		return fail(int64(bad), "not valid UTF-8 (byte 0x%02X); save the file as UTF-8", data[bad])
+	}
+	root, byOffset, err := checkJSON(data, reflect.TypeFor[Scenario]())
+	if err != nil {
+		var bad *jsonError
+		var syntax *json.SyntaxError
+		switch {
+		case errors.As(err, &bad):
+			return fail(bad.offset, "%s", bad.problem)
+		case errors.As(err, &syntax):
+			return fail(syntax.Offset, "not valid JSON: %v", syntax)
+		case errors.Is(err, io.ErrUnexpectedEOF):
+			return fail(int64(len(data)), "not valid JSON: unexpected end of JSON input")
+		}
+		return fail(int64(len(data)), "not valid JSON: %v", err)
+	}
+	var s Scenario
+	if err := json.Unmarshal(data, &s); err != nil {
+		var wrongType *json.UnmarshalTypeError
+		if !errors.As(err, &wrongType) {
+			return nil, &Error{File: file, Where: "file", Problem: err.Error()}
+		}
+		what, at := "field "+wrongType.Field, wrongType.Offset
+		if n, ok := byOffset[wrongType.Offset]; ok {
+			what, at = n.path().what(), n.start
+		}
+		if n, ok := strings.CutPrefix(wrongType.Value, "number "); ok {
+			return fail(at, "%s %s", what, numberProblem(n, wrongType.Type))
+		}
+		return fail(at, "%s must be %s, not %s", what, jsonType(wrongType.Type), jsonValue(wrongType.Value))
+	}
+	if err := s.check(); err != nil {
+		var bad *checkError
+		if !errors.As(err, &bad) {
+			return nil, err
+		}
+		n := root.find(bad.path)
+		at := n.start
+		if bad.key && len(n.path()) == len(bad.path) {
+			at = n.keyAt
+		}
+		return fail(at, "%v", bad)
+	}
+	return &s, nil
+}
+
+// invalidUTF8 returns the offset of the first byte of data that is not
+// valid UTF-8, or -1.
+func invalidUTF8(data []byte) int {
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return i
+		}
+		i += size
+	}
+	return -1
+}
+
+// position turns a byte offset in data into "line L, column C". Columns
+// count characters, not bytes, as editors do.
+func position(data []byte, offset int64) string {
+	offset = min(max(offset, 0), int64(len(data)))
+	before := data[:offset]
+	line := bytes.Count(before, []byte("\n")) + 1
+	column := utf8.RuneCount(before[bytes.LastIndexByte(before, '\n')+1:]) + 1
+	return fmt.Sprintf("line %d, column %d", line, column)
+}

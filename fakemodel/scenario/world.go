@@ -1,0 +1,196 @@
+package scenario
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/democlock"
+)
+
+// What a parsed scenario plays of the fake world: the model and the tools.
+
+// Model returns the model that plays the scenario's replies, in order
+// (fakemodel.Scripted). A reply with stop reason error is a failed request
+// whose error is the reply's text.
+func (s *Scenario) Model() fakemodel.Model {
+	replies := make([]fakemodel.AssistantMessage, len(s.Replies))
+	for i, r := range s.Replies {
+		reply := fakemodel.AssistantMessage{Text: r.Text, StopReason: fakemodel.StopReason(value(r.StopReason))}
+		if value(r.StopReason) == "error" {
+			reply = fakemodel.AssistantMessage{StopReason: fakemodel.StopReasonError, ErrorMessage: r.Text}
+		}
+		for _, c := range r.ToolCalls {
+			reply.ToolCalls = append(reply.ToolCalls, fakemodel.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Args})
+		}
+		replies[i] = reply
+	}
+	return fakemodel.Scripted(replies...)
+}
+
+// Sequential reports whether every batch of tool calls runs one call at a
+// time: "toolExecution": "sequential".
+func (s *Scenario) Sequential() bool {
+	return value(s.ToolExecution) == "sequential"
+}
+
+// Mode is the queue mode of both queues: "one-at-a-time", the default, or
+// "all".
+func (s *Scenario) Mode() string {
+	return cmp.Or(value(s.QueueMode), "one-at-a-time")
+}
+
+// A Tool is one tool of a scenario, with what each of its calls does.
+type Tool struct {
+	// Name is the tool's name.
+	Name string
+	// Sequential makes a batch that calls the tool run one call at a
+	// time.
+	Sequential bool
+	// Default is what a call does unless Calls says otherwise.
+	Default Action
+	// Calls are what single calls do, by call ID.
+	Calls map[string]Action
+}
+
+// Call returns what the call with this ID does.
+func (t Tool) Call(id string) Action {
+	if a, ok := t.Calls[id]; ok {
+		return a
+	}
+	return t.Default
+}
+
+// Spec is what the model reads about the tool: its name, and parameters
+// that take any JSON object.
+func (t Tool) Spec() fakemodel.ToolSpec {
+	return fakemodel.ToolSpec{
+		Name:        t.Name,
+		Description: "A fake tool: what it does is data.",
+		Parameters:  json.RawMessage(`{"type":"object"}`),
+	}
+}
+
+// Args checks a call's arguments as every fake tool does: they may be any
+// JSON object, and nothing else. The object's values stay as the model
+// wrote them, so any JSON number is kept, 1e999 included, which a float64
+// cannot hold.
+func Args(raw json.RawMessage) (map[string]json.RawMessage, error) {
+	var args map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &args); err != nil || args == nil {
+		return nil, errors.New("arguments must be a JSON object")
+	}
+	return args, nil
+}
+
+// FakeTools returns the scenario's tools, in the order of their names.
+func (s *Scenario) FakeTools() []Tool {
+	callTools := s.callTools()
+	var tools []Tool
+	for _, name := range slices.Sorted(maps.Keys(s.Tools)) {
+		def := s.Tools[name]
+		t := Tool{Name: name, Sequential: value(def.Sequential), Default: def.action(), Calls: map[string]Action{}}
+		for id, b := range s.Calls {
+			if callTools[id] == name {
+				t.Calls[id] = b.merged(def).action()
+			}
+		}
+		tools = append(tools, t)
+	}
+	return tools
+}
+
+// callTools maps each call ID of the replies to the tool it calls.
+func (s *Scenario) callTools() map[string]string {
+	tools := map[string]string{}
+	for _, r := range s.Replies {
+		for _, c := range r.ToolCalls {
+			tools[c.ID] = c.Name
+		}
+	}
+	return tools
+}
+
+// merged returns a call's behaviour b completed from its tool's, def. The
+// duration and the updates come from def unless b sets them. How the call
+// ends (result, terminate, error, panic) comes all from b if b sets any of
+// them, and all from def otherwise: a call that fails does not inherit its
+// tool's result, and a call with a result of its own does not inherit its
+// tool's error.
+func (b Behaviour) merged(def Behaviour) Behaviour {
+	b.DurationMs = cmp.Or(b.DurationMs, def.DurationMs)
+	b.Updates = cmp.Or(b.Updates, def.Updates)
+	if b.Result == nil && b.Terminate == nil && b.Error == nil && b.Panic == nil {
+		b.Result, b.Terminate, b.Error, b.Panic = def.Result, def.Terminate, def.Error, def.Panic
+	}
+	return b
+}
+
+// action turns a behaviour into what a call does, with its defaults.
+func (b Behaviour) action() Action {
+	return Action{
+		Result:    value(b.Result),
+		Duration:  time.Duration(value(b.DurationMs)) * time.Millisecond,
+		Updates:   value(b.Updates),
+		Error:     value(b.Error),
+		Panic:     value(b.Panic),
+		Terminate: value(b.Terminate),
+	}
+}
+
+// value is what p points to, or the zero value if p is nil: a field the
+// file leaves out takes its default.
+func value[T any](p *T) T {
+	if p == nil {
+		var zero T
+		return zero
+	}
+	return *p
+}
+
+// An Action is what one call of a fake tool does. Lab 06's tests build
+// fake tools from Actions too.
+type Action struct {
+	// Result is the text the call returns.
+	Result string
+	// Duration is how long the call takes.
+	Duration time.Duration
+	// Updates are progress notes, spread evenly over Duration: with two,
+	// one comes at a third of it and one at two thirds.
+	Updates []string
+	// Error, if set, makes the call fail with this message.
+	Error string
+	// Panic, if set, makes the call panic with this value.
+	Panic string
+	// Terminate makes the result ask the run to stop after its batch.
+	Terminate bool
+}
+
+// Do does what a says, for the call callID: it reports each update at its
+// moment and waits out the duration on clock (the machine's clock if clock
+// is nil), then panics, fails, or returns the result and whether it asks
+// to terminate. A cancelled ctx ends the wait with ctx's error.
+func (a Action) Do(ctx context.Context, clock *democlock.Clock, callID string, report func(string)) (result string, terminate bool, err error) {
+	step := a.Duration / time.Duration(len(a.Updates)+1)
+	for _, note := range a.Updates {
+		if err := clock.Sleep(ctx, callID, step); err != nil {
+			return "", false, err
+		}
+		report(note)
+	}
+	if err := clock.Sleep(ctx, callID, a.Duration-step*time.Duration(len(a.Updates))); err != nil {
+		return "", false, err
+	}
+	if a.Panic != "" {
+		panic(a.Panic)
+	}
+	if a.Error != "" {
+		return "", false, errors.New(a.Error)
+	}
+	return a.Result, a.Terminate, nil
+}

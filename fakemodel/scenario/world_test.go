@@ -1,0 +1,165 @@
+package scenario
+
+import (
+	"context"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/democlock"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestScenarioCallsInheritFromTheirTool(t *testing.T) {
+	s, err := Parse("x.json", []byte(`{
+		"prompt": "hi",
+		"replies": [{"toolCalls": [{"id": "a", "name": "x"}, {"id": "b", "name": "x", "args": {"k": [1, 2]}}, {"id": "c", "name": "x"}]}],
+		"tools": {"x": {"result": "tool", "durationMs": 100, "sequential": true}},
+		"calls": {"b": {"result": "call"}, "c": {"error": "failed"}}
+	}`))
+	require.NoError(t, err)
+	assert.JSONEq(t, `{}`, string(s.Replies[0].ToolCalls[0].Args), "missing args are an empty object")
+	assert.Equal(t, `{"k":[1,2]}`, string(s.Replies[0].ToolCalls[1].Args), "args are compacted onto one line")
+
+	tools := s.FakeTools()
+	require.Len(t, tools, 1)
+	tool := tools[0]
+	assert.Equal(t, "x", tool.Name)
+	assert.True(t, tool.Sequential)
+	synctest.Test(t, func(t *testing.T) {
+		for id, want := range map[string]string{"a": "tool", "b": "call"} {
+			start := time.Now()
+			got, _, err := tool.Call(id).Do(context.Background(), nil, id, func(string) {})
+			require.NoError(t, err)
+			assert.Equal(t, want, got)
+			assert.Equal(t, 100*time.Millisecond, time.Since(start), "call %s keeps its tool's duration", id)
+		}
+		_, _, err := tool.Call("c").Do(context.Background(), nil, "c", func(string) {})
+		assert.EqualError(t, err, "failed", "a call's error outranks its tool's result")
+	})
+}
+
+func TestFakeToolsComeInTheOrderOfTheirNames(t *testing.T) {
+	s, err := Parse("x.json", []byte(`{"prompt": "hi", "tools": {"zip": {}, "ask": {}, "mid": {"sequential": false}}}`))
+	require.NoError(t, err)
+	var names []string
+	for _, tool := range s.FakeTools() {
+		names = append(names, tool.Name)
+	}
+	assert.Equal(t, []string{"ask", "mid", "zip"}, names)
+}
+
+func TestScenarioChoicesAndTheirDefaults(t *testing.T) {
+	s, err := Parse("x.json", []byte(`{"prompt": "hi"}`))
+	require.NoError(t, err)
+	assert.False(t, s.Sequential())
+	assert.Equal(t, "one-at-a-time", s.Mode())
+
+	s, err = Parse("x.json", []byte(`{"prompt": "hi", "toolExecution": "sequential", "queueMode": "all"}`))
+	require.NoError(t, err)
+	assert.True(t, s.Sequential())
+	assert.Equal(t, "all", s.Mode())
+}
+
+func TestTheModelPlaysTheReplies(t *testing.T) {
+	s, err := Parse("x.json", []byte(`{"prompt": "hi", "replies": [
+		{"text": "Looking.", "toolCalls": [{"id": "a", "name": "x", "args": {"q": 1}}]},
+		{"text": "503 Service Unavailable", "stopReason": "error"}
+	]}`))
+	require.NoError(t, err)
+	model := s.Model()
+	history := []fakemodel.Message{fakemodel.UserMessage{Text: "hi"}}
+	first, err := model.Reply(context.Background(), fakemodel.Request{Messages: history})
+	require.NoError(t, err)
+	assert.Equal(t, "Looking.", first.Text)
+	assert.Equal(t, fakemodel.StopReasonToolUse, first.StopReason)
+	require.Len(t, first.ToolCalls, 1)
+	assert.Equal(t, `{"q":1}`, string(first.ToolCalls[0].Arguments))
+
+	history = append(history, first, fakemodel.ToolResultMessage{ToolCallID: "a", ToolName: "x"})
+	_, err = model.Reply(context.Background(), fakemodel.Request{Messages: history})
+	assert.EqualError(t, err, "scripted model: 503 Service Unavailable", "a reply with stop reason error is a failed request")
+
+	history = append(history, fakemodel.AssistantMessage{StopReason: fakemodel.StopReasonError})
+	_, err = model.Reply(context.Background(), fakemodel.Request{Messages: history})
+	assert.EqualError(t, err, "scripted model: no reply left for request 3: the script holds 2")
+}
+
+func TestActionDo(t *testing.T) {
+	tests := []struct {
+		name      string
+		a         Action
+		result    string
+		terminate bool
+		err       string
+		updates   []time.Duration // when each update came
+	}{
+		{name: "result", a: Action{Result: "ok", Duration: 90 * time.Millisecond}, result: "ok"},
+		{name: "terminate", a: Action{Result: "ok", Terminate: true}, result: "ok", terminate: true},
+		{name: "error", a: Action{Error: "disk full", Duration: 10 * time.Millisecond}, err: "disk full"},
+		{
+			name:    "updates spread evenly",
+			a:       Action{Result: "ok", Duration: 90 * time.Millisecond, Updates: []string{"1", "2"}},
+			result:  "ok",
+			updates: []time.Duration{30 * time.Millisecond, 60 * time.Millisecond},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				start := time.Now()
+				var updates []time.Duration
+				result, terminate, err := tt.a.Do(context.Background(), nil, "id", func(string) { updates = append(updates, time.Since(start)) })
+				assert.Equal(t, tt.a.Duration, time.Since(start), "the call takes its duration")
+				assert.Equal(t, tt.updates, updates)
+				if tt.err != "" {
+					assert.EqualError(t, err, tt.err)
+					return
+				}
+				require.NoError(t, err)
+				assert.Equal(t, tt.result, result)
+				assert.Equal(t, tt.terminate, terminate)
+			})
+		})
+	}
+}
+
+func TestActionPanics(t *testing.T) {
+	assert.PanicsWithValue(t, "boom", func() { _, _, _ = Action{Panic: "boom"}.Do(context.Background(), nil, "id", func(string) {}) })
+}
+
+func TestActionStopsWhenCancelled(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		start := time.Now()
+		time.AfterFunc(time.Second, cancel)
+		_, _, err := Action{Result: "ok", Duration: time.Hour}.Do(ctx, nil, "id", func(string) {})
+		assert.ErrorIs(t, err, context.Canceled)
+		assert.Equal(t, time.Second, time.Since(start))
+	})
+}
+
+// TestUpdatesDoNotStretchACall runs, on the demo clock, a call with
+// "durationMs": 1000 and 10,000 "updates", whose every report takes the
+// machine 50 µs, as printing it does. The call still takes one second: the
+// reports do not push its later deadlines back.
+func TestUpdatesDoNotStretchACall(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		a := Action{Result: "done", Duration: time.Second, Updates: make([]string, 10_000)}
+		clock := democlock.New()
+		clock.Start("a")
+		start := time.Now()
+		reports := 0
+		result, _, err := a.Do(t.Context(), clock, "a", func(string) {
+			reports++
+			time.Sleep(50 * time.Microsecond)
+		})
+		clock.End("a")
+		require.NoError(t, err)
+		assert.Equal(t, "done", result)
+		assert.Equal(t, 10_000, reports)
+		assert.Equal(t, time.Second, time.Since(start))
+	})
+}

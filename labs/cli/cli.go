@@ -1,0 +1,127 @@
+// Package cli is the command-line plumbing that every lab shares and no lab
+// teaches: running a lab's program as a process, its exit status, Ctrl-C,
+// its flags and help, the checked standard output that turns lost output
+// into an error, and the decision to print in colour. A lab's main is one
+// line, cli.Main(run), so that its main.go opens with its lesson.
+//
+// The exit statuses are the same in every lab: 0 for success and -h, 2 for
+// a bad command line (an unknown flag, an impossible value, a flag given
+// twice, an argument) or a bad input file (BadInput), 130 when Ctrl-C ended
+// the run (128 + SIGINT, as shells report it), and 1 for anything else,
+// such as output that could not be written.
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sync"
+)
+
+// A Program is a lab's whole program. It runs with a context that Ctrl-C
+// cancels, the command-line arguments without the program's name, and the
+// program's two outputs, and returns what went wrong, if anything.
+type Program func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+
+// ErrUsage reports a command line that FlagSet.Parse or FlagSet.Refuse
+// rejected. They have told the user why already.
+var ErrUsage = errors.New("usage error")
+
+// ErrInterrupted reports a run that Ctrl-C ended. A lab returns it when it
+// sees that its run was cancelled; Run also reports any other error this
+// way once the program's context is cancelled.
+var ErrInterrupted = errors.New("interrupted: Ctrl-C cancelled the run")
+
+// BadInput marks err as a mistake in a file the user gave the program, such
+// as a malformed scenario file: Run reports it like any error, and exits
+// with status 2, as for a bad command line.
+func BadInput(err error) error {
+	return badInput{err}
+}
+
+// A badInput is an error that BadInput marked.
+type badInput struct{ err error }
+
+// Error returns the marked error's message.
+func (b badInput) Error() string { return b.err.Error() }
+
+// Unwrap returns the marked error.
+func (b badInput) Unwrap() error { return b.err }
+
+// exit ends the process. Tests of Main replace it.
+var exit = os.Exit
+
+// Main runs program as the process and exits with the status Run returns.
+// It never returns.
+//
+// The first Ctrl-C cancels the program's context: a lab that watches it
+// winds its run down and reports it. A second Ctrl-C ends the process at
+// once, with status 130, whatever the program waits on. Ctrl-C never kills
+// the process without a word: its default action stays off until the
+// process has exited, so a Ctrl-C just after a run has finished changes
+// nothing, and the finished run exits with its own status.
+func Main(program Program) {
+	ctx, cancel := context.WithCancel(context.Background())
+	interrupts := make(chan os.Signal, 2)
+	signal.Notify(interrupts, os.Interrupt)
+	// Whoever ends the process holds ending, so that a second Ctrl-C
+	// cannot end it while the program's own status is on its way out.
+	var ending sync.Mutex
+	go func() {
+		<-interrupts
+		cancel()
+		<-interrupts
+		ending.Lock()
+		fmt.Fprintln(os.Stderr, ErrInterrupted)
+		exit(130)
+	}()
+	status := Run(ctx, program, os.Args[1:], os.Stdout, os.Stderr)
+	ending.Lock()
+	exit(status)
+}
+
+// Run runs program with args and returns its exit status (see the package
+// documentation), after writing its error, if it has one the program has
+// not reported, to stderr. Standard output goes through a writer that keeps
+// the first failed write: output that is lost, to a full disk for instance,
+// makes the status 1, even after -h. Once ctx is cancelled, any error but a
+// bad command line counts as ErrInterrupted: the run failed because Ctrl-C
+// stopped it. Main calls Run; a lab's tests call it to check its command
+// line.
+func Run(ctx context.Context, program Program, args []string, stdout, stderr io.Writer) int {
+	out := &checkedWriter{w: stdout}
+	err := program(ctx, args, out, stderr)
+	if out.err != nil && (err == nil || errors.Is(err, flag.ErrHelp)) {
+		err = fmt.Errorf("write output: %w", out.err)
+	}
+	if err != nil && !errors.Is(err, ErrUsage) && ctx.Err() != nil {
+		// Cancelled means Ctrl-C: whatever failed, it failed because
+		// the user stopped the program.
+		err = ErrInterrupted
+	}
+	return status(err, stderr)
+}
+
+// status reports err, unless it has been reported already, and returns the
+// exit status it gives.
+func status(err error, stderr io.Writer) int {
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, ErrUsage):
+		return 2
+	case errors.Is(err, ErrInterrupted):
+		fmt.Fprintln(stderr, err)
+		return 130
+	case errors.As(err, new(badInput)):
+		fmt.Fprintf(stderr, "error: %v\n", err)
+		return 2
+	default:
+		fmt.Fprintf(stderr, "error: %v\n", err)
+		return 1
+	}
+}

@@ -1,0 +1,100 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// returns is a program that prints out and returns err.
+func returns(out string, err error) Program {
+	return func(_ context.Context, _ []string, stdout, _ io.Writer) error {
+		fmt.Fprint(stdout, out)
+		return err
+	}
+}
+
+func TestRunTurnsTheErrorIntoTheExitStatus(t *testing.T) {
+	tests := []struct {
+		name   string
+		err    error
+		status int
+		stderr string
+	}{
+		{"success", nil, 0, ""},
+		{"help", flag.ErrHelp, 0, ""},
+		{"a bad command line, reported already", ErrUsage, 2, ""},
+		{"a bad input file", BadInput(errors.New("scenario x.json: line 1, column 1: bad")), 2, "error: scenario x.json: line 1, column 1: bad\n"},
+		{"Ctrl-C", ErrInterrupted, 130, "interrupted: Ctrl-C cancelled the run\n"},
+		{"Ctrl-C, wrapped", fmt.Errorf("part 1: %w", ErrInterrupted), 130, "part 1: interrupted: Ctrl-C cancelled the run\n"},
+		{"anything else", errors.New("disk on fire"), 1, "error: disk on fire\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			status := Run(context.Background(), returns("output\n", tt.err), nil, &stdout, &stderr)
+			assert.Equal(t, tt.status, status)
+			assert.Equal(t, tt.stderr, stderr.String())
+			assert.Equal(t, "output\n", stdout.String())
+		})
+	}
+}
+
+func TestBadInputKeepsItsError(t *testing.T) {
+	err := BadInput(fmt.Errorf("load: %w", context.DeadlineExceeded))
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.EqualError(t, err, "load: context deadline exceeded")
+}
+
+// TestLostOutputIsAnError runs a program, and one that prints its help,
+// with a standard output that fails, as a full disk does: neither may end
+// with status 0.
+func TestLostOutputIsAnError(t *testing.T) {
+	for _, err := range []error{nil, flag.ErrHelp} {
+		var stderr bytes.Buffer
+		status := Run(context.Background(), returns("output\n", err), nil, fullDisk{}, &stderr)
+		assert.Equal(t, 1, status, "%v", err)
+		assert.Equal(t, "error: write output: no space left on device\n", stderr.String())
+	}
+
+	// A program that failed already reports its own error.
+	var stderr bytes.Buffer
+	assert.Equal(t, 2, Run(context.Background(), returns("output\n", ErrUsage), nil, fullDisk{}, &stderr))
+	assert.Empty(t, stderr.String())
+}
+
+// fullDisk is a writer that fails every write.
+type fullDisk struct{}
+
+func (fullDisk) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+func TestAnErrorAfterCtrlCIsAnInterruption(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var stdout, stderr bytes.Buffer
+	status := Run(ctx, returns("", fmt.Errorf("read scenario: %w", context.Canceled)), nil, &stdout, &stderr)
+	assert.Equal(t, 130, status)
+	assert.Equal(t, "interrupted: Ctrl-C cancelled the run\n", stderr.String())
+
+	stderr.Reset()
+	assert.Equal(t, 0, Run(ctx, returns("", nil), nil, &stdout, &stderr), "a run that finished exits 0, Ctrl-C or not")
+	assert.Empty(t, stderr.String())
+	assert.Equal(t, 2, Run(ctx, returns("", ErrUsage), nil, &stdout, &stderr), "a bad command line was reported already")
+	assert.Empty(t, stderr.String())
+}
+
+func TestRunPassesTheArguments(t *testing.T) {
+	var got []string
+	program := func(_ context.Context, args []string, _, _ io.Writer) error {
+		got = args
+		return nil
+	}
+	Run(context.Background(), program, []string{"-trace", "x"}, io.Discard, io.Discard)
+	assert.Equal(t, []string{"-trace", "x"}, got)
+}

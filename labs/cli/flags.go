@@ -1,0 +1,150 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// A FlagSet is a lab's flags, and what -h says about the lab above them.
+// Define the flags with the methods of the embedded flag.FlagSet, then call
+// Parse.
+type FlagSet struct {
+	*flag.FlagSet
+	about string
+}
+
+// NewFlagSet returns a flag set, without flags yet, for the lab whose
+// directory under labs/ is name. Its help prints about above the flags.
+func NewFlagSet(name, about string) *FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.Usage = func() {} // Parse prints the help itself, to the right stream
+	return &FlagSet{FlagSet: fs, about: about}
+}
+
+// Parse parses args. With -h it prints the help to stdout and returns
+// flag.ErrHelp. With an unknown flag, an impossible value, a flag given
+// twice or an argument, it prints the mistake and the help to stderr and
+// returns ErrUsage.
+//
+// Every flag of every lab may be given once. A second value would silently
+// replace the first, so a learner who typed -max-turns 2 -max-turns 3
+// would not know which one the run used; Parse refuses it instead.
+func (fs *FlagSet) Parse(args []string, stdout, stderr io.Writer) error {
+	values := map[string]*onceValue{}
+	fs.VisitAll(func(f *flag.Flag) {
+		values[f.Name] = &onceValue{Value: f.Value}
+		f.Value = values[f.Name]
+	})
+	// The flag package writes each mistake to its output; Parse writes
+	// it itself, kept to one line.
+	fs.SetOutput(io.Discard)
+	err := fs.FlagSet.Parse(args)
+	fs.VisitAll(func(f *flag.Flag) { f.Value = values[f.Name].Value })
+
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fs.help(stdout)
+		return err
+	case err != nil:
+		mistake := err.Error()
+		for name, v := range values {
+			if v.twice {
+				mistake = "flag given twice: -" + name
+			}
+		}
+		return fs.Refuse(stderr, "%s", printable(mistake))
+	case fs.NArg() > 0:
+		return fs.Refuse(stderr, "unexpected argument: %s", Quote(fs.Arg(0)))
+	}
+	return nil
+}
+
+// Refuse reports a mistake in the command line: it prints the mistake, then
+// the help, to stderr, and returns ErrUsage. Parse uses it, and so does a
+// lab for a mistake the flag package cannot see, such as two flags that do
+// not go together.
+func (fs *FlagSet) Refuse(stderr io.Writer, format string, a ...any) error {
+	fmt.Fprintf(stderr, format+"\n", a...)
+	fs.help(stderr)
+	return ErrUsage
+}
+
+// FileVar defines a flag that names a file and stores the name in p. It
+// refuses an empty name, which would look like no file at all.
+func (fs *FlagSet) FileVar(p *string, name, usage string) {
+	fs.Var((*fileValue)(p), name, usage)
+}
+
+// A fileValue is the value of a flag that names a file.
+type fileValue string
+
+// String returns the file's name, for the flag package.
+func (f *fileValue) String() string {
+	if f == nil {
+		return ""
+	}
+	return string(*f)
+}
+
+// Set takes the file's name from the command line.
+func (f *fileValue) Set(s string) error {
+	if s == "" {
+		return errors.New("must name a file")
+	}
+	*f = fileValue(s)
+	return nil
+}
+
+// Excludes refuses a command line that gives the flag name together with
+// any of others, flags whose settings name makes by itself; why says how.
+// It reports "-a and -b cannot go with -name: why" as a bad command line,
+// and returns nil if the command line is fine. Call it after Parse.
+func (fs *FlagSet) Excludes(stderr io.Writer, name, why string, others ...string) error {
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	var clash []string
+	for _, other := range others {
+		if given[other] {
+			clash = append(clash, "-"+other)
+		}
+	}
+	if !given[name] || len(clash) == 0 {
+		return nil
+	}
+	return fs.Refuse(stderr, "%s cannot go with -%s: %s", strings.Join(clash, " and "), name, why)
+}
+
+// help prints the lab's help to w.
+func (fs *FlagSet) help(w io.Writer) {
+	fmt.Fprintf(w, "Usage: go run ./labs/%s [flags]\n\n%s\n\nFlags:\n", fs.Name(), fs.about)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fmt.Fprintln(w, "  -h\n    \tprint this help")
+}
+
+// An onceValue is a flag's value while Parse runs: it takes one value and
+// refuses a second. Parse finds which flag was given twice by its twice.
+type onceValue struct {
+	flag.Value
+	given, twice bool
+}
+
+// Set passes the first value on, and refuses any other.
+func (v *onceValue) Set(s string) error {
+	if v.given {
+		v.twice = true
+		return errors.New("given twice")
+	}
+	v.given = true
+	return v.Value.Set(s)
+}
+
+// IsBoolFlag tells the flag package whether the flag needs no value, as
+// the flag it wraps says.
+func (v *onceValue) IsBoolFlag() bool {
+	b, ok := v.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}

@@ -1,0 +1,164 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The tests of Ctrl-C run the test binary itself as a lab's process, with
+// one of these programs in place of the tests, so that they can send it a
+// real SIGINT. Each program says "ready" once Main runs it: from then on,
+// Main handles Ctrl-C.
+var helpers = map[string]func(){
+	// waits stops when Ctrl-C cancels its context, as the labs do.
+	"waits": func() {
+		Main(func(ctx context.Context, _ []string, stdout, _ io.Writer) error {
+			fmt.Fprintln(stdout, "ready")
+			<-ctx.Done()
+			return fmt.Errorf("waiting: %w", ctx.Err())
+		})
+	},
+	// stuck sees the first Ctrl-C and goes on waiting, as a program
+	// blocked in a system call would.
+	"stuck": func() {
+		Main(func(ctx context.Context, _ []string, stdout, _ io.Writer) error {
+			fmt.Fprintln(stdout, "ready")
+			<-ctx.Done()
+			fmt.Fprintln(stdout, "cancelled, still waiting")
+			time.Sleep(time.Hour)
+			return nil
+		})
+	},
+}
+
+// helperEnv names the helper program a test binary runs instead of its tests.
+const helperEnv = "LABS_CLI_TEST_HELPER"
+
+func TestMain(m *testing.M) {
+	if name := os.Getenv(helperEnv); name != "" {
+		helpers[name]()
+		panic("Main returned")
+	}
+	os.Exit(m.Run())
+}
+
+// A helperProcess is a helper program running as a process.
+type helperProcess struct {
+	cmd    *exec.Cmd
+	stdout io.Reader
+	lines  *bufio.Scanner
+	stderr lockedBuffer
+	// hung is closed if the helper was killed for running too long.
+	hung chan struct{}
+}
+
+// A lockedBuffer is a buffer that the test reads while the process writes
+// to it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// startHelper starts the helper program name and waits for its first line.
+func startHelper(t *testing.T, name string) *helperProcess {
+	t.Helper()
+	if runtime.GOOS == "windows" {
+		t.Skip("no SIGINT to send on Windows")
+	}
+	h := &helperProcess{cmd: exec.Command(os.Args[0], "-test.run=^$"), hung: make(chan struct{})}
+	h.cmd.Env = append(os.Environ(), helperEnv+"="+name)
+	h.cmd.Stderr = &h.stderr
+	stdout, err := h.cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, h.cmd.Start())
+	// A guard, not a wait: a helper that Ctrl-C cannot end would
+	// otherwise hang the tests.
+	guard := time.AfterFunc(time.Minute, func() {
+		close(h.hung)
+		_ = h.cmd.Process.Kill()
+	})
+	t.Cleanup(func() { guard.Stop() })
+	h.stdout, h.lines = stdout, bufio.NewScanner(stdout)
+	h.expectLine(t, "ready")
+	return h
+}
+
+// expectLine reads the helper's next line of standard output.
+func (h *helperProcess) expectLine(t *testing.T, want string) {
+	t.Helper()
+	require.True(t, h.lines.Scan(), "the helper ended before it said %q; stderr: %s", want, h.stderr.String())
+	require.Equal(t, want, h.lines.Text())
+}
+
+// interrupt sends the helper a Ctrl-C.
+func (h *helperProcess) interrupt(t *testing.T) {
+	t.Helper()
+	require.NoError(t, h.cmd.Process.Signal(os.Interrupt))
+}
+
+// wait waits for the helper to exit and returns its exit status. A helper
+// still alive after a minute is killed, and fails the test.
+func (h *helperProcess) wait(t *testing.T) int {
+	t.Helper()
+	for h.lines.Scan() {
+	}
+	_, _ = io.Copy(io.Discard, h.stdout)
+	err := h.cmd.Wait()
+	select {
+	case <-h.hung:
+		t.Fatalf("the helper still ran after a minute, and was killed (stderr: %q)", h.stderr.String())
+	default:
+	}
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		require.NoError(t, err)
+	}
+	if exit != nil && !exit.Exited() {
+		t.Fatalf("the helper did not exit by itself: %v (stderr: %q)", err, h.stderr.String())
+	}
+	return h.cmd.ProcessState.ExitCode()
+}
+
+func TestCtrlCCancelsTheRunAndExitsWith130(t *testing.T) {
+	h := startHelper(t, "waits")
+	h.interrupt(t)
+	assert.Equal(t, 130, h.wait(t))
+	assert.Equal(t, "interrupted: Ctrl-C cancelled the run\n", h.stderr.String())
+}
+
+// TestASecondCtrlCEndsTheProgramAtOnce: a program that does not stop at the
+// first Ctrl-C, because it waits on something that cannot see the context,
+// ends at the second.
+func TestASecondCtrlCEndsTheProgramAtOnce(t *testing.T) {
+	h := startHelper(t, "stuck")
+	h.interrupt(t)
+	h.expectLine(t, "cancelled, still waiting")
+	h.interrupt(t)
+	assert.Equal(t, 130, h.wait(t))
+	assert.Equal(t, "interrupted: Ctrl-C cancelled the run\n", h.stderr.String())
+}
