@@ -17,10 +17,13 @@
 // the loop forgets to append a tool result to the history, the fake model does
 // not see it either, and it asks again, just as a real model would.
 //
-// The vocabulary follows Pi's (packages/ai in github.com/earendil-works/pi):
-// user, assistant and toolResult messages, tool calls with an ID, a name and
-// JSON arguments, and the stop reasons stop, toolUse, length, error and
-// aborted. Two simplifications keep the labs short: message content is plain
+// The vocabulary follows Pi's, from the npm package @earendil-works/pi-ai
+// 0.83.0 (packages/ai in github.com/earendil-works/pi): user, assistant and
+// toolResult messages, tool calls with an ID, a name and JSON arguments, and
+// the stop reasons of a finished reply, stop, toolUse, length, error and
+// aborted. (Pi has a sixth, pending, which a reply carries while it still
+// streams; in the labs a reply that is still streaming has no stop reason.)
+// Two simplifications keep the labs short: message content is plain
 // text instead of a list of content blocks, and a failed request is a Go error
 // returned by [Model.Reply]. From lab 04 on, the labs turn that error into an
 // assistant message, which is what Pi's providers hand the loop. Lab 04 always
