@@ -15,7 +15,10 @@
 // a real model, each one decides only from the request it is handed. It keeps
 // no memory between requests, reads no clock and draws no random numbers. If
 // the loop forgets to append a tool result to the history, the fake model does
-// not see it either, and it asks again, just as a real model would.
+// not see it either, and it asks again, just as a real model would. And like
+// a real model, each has a context window ([ContextWindow]): a request whose
+// history does not fit fails, so a loop that never ends fails too, after some
+// thousands of turns, instead of running forever.
 //
 // The vocabulary follows Pi's, from the npm package @earendil-works/pi-ai
 // 0.83.0 (packages/ai in github.com/earendil-works/pi): user, assistant and

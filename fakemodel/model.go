@@ -39,11 +39,22 @@ type fake struct {
 	decide func(req Request) (AssistantMessage, error)
 }
 
+// ContextWindow is the most messages a fake model reads in one request. A
+// real model's context window is counted in tokens, and a request that does
+// not fit fails. So does a fake model's: a loop that never ends sends a
+// longer history every turn, and it fails here after some thousands of turns
+// instead of running forever. The labs' legitimate runs stay far below it:
+// the longest, 1000 turns of lab 03, sends 1,999 messages.
+const ContextWindow = 4096
+
 // Reply decides the reply from req alone, then streams its text to
 // req.OnText, if set.
 func (m fake) Reply(ctx context.Context, req Request) (AssistantMessage, error) {
 	if err := ctx.Err(); err != nil {
 		return AssistantMessage{}, fmt.Errorf("%s model: %w", m.name, err)
+	}
+	if n := len(req.Messages); n > ContextWindow {
+		return AssistantMessage{}, fmt.Errorf("%s model: the request holds %d messages, more than the context window of %d", m.name, n, ContextWindow)
 	}
 	reply, err := m.decide(req)
 	if err != nil {

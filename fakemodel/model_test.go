@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"testing/quick"
@@ -41,6 +42,20 @@ func TestReplyDependsOnlyOnTheRequest(t *testing.T) {
 			assert.Empty(t, cmp.Diff(first, second), "the same request must get the same reply")
 		})
 	}
+}
+
+func TestAHistoryBeyondTheContextWindowFails(t *testing.T) {
+	// A loop that forgets step 5 sends one more message each turn: the
+	// calculator's reply, never a result. It fails once the history no
+	// longer fits, instead of running forever.
+	history := []Message{UserMessage{Text: CalculatorPrompt}}
+	for len(history) < ContextWindow {
+		history = append(history, ask(t, Calculator(), []ToolSpec{calculate}, history...))
+	}
+	require.Len(t, history, ContextWindow, "a full window is still answered")
+	overflow := append(history, ask(t, Calculator(), []ToolSpec{calculate}, history...))
+	_, err := Calculator().Reply(context.Background(), Request{Messages: overflow, Tools: []ToolSpec{calculate}})
+	require.EqualError(t, err, fmt.Sprintf("calculator model: the request holds %d messages, more than the context window of %d", ContextWindow+1, ContextWindow))
 }
 
 func TestReplyFailsWhenTheContextIsCancelled(t *testing.T) {
