@@ -55,9 +55,17 @@ func (g *guarded) Reply(ctx context.Context, req fakemodel.Request) (fakemodel.A
 	case n <= g.turns:
 		return g.model.Reply(ctx, req)
 	case n == g.turns+1:
-		g.t.Errorf("the loop did not end after %d turns: %s", g.turns, g.cause)
+		g.t.Errorf("the loop did not end after %s: %s", turns(g.turns), g.cause)
 	case n > 2*g.turns+1:
-		panic(fmt.Sprintf("the loop did not end after %d turns, although every request after turn %d failed: %s", n-1, g.turns, g.cause))
+		panic(fmt.Sprintf("the loop did not end after %s, although every request after turn %d failed: %s", turns(n-1), g.turns, g.cause))
 	}
-	return fakemodel.AssistantMessage{}, fmt.Errorf("%w after %d turns", ErrGuard, g.turns)
+	return fakemodel.AssistantMessage{}, fmt.Errorf("%w after %s", ErrGuard, turns(g.turns))
+}
+
+// turns writes n turns, in the singular for 1.
+func turns(n int) string {
+	if n == 1 {
+		return "1 turn"
+	}
+	return fmt.Sprintf("%d turns", n)
 }

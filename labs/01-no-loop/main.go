@@ -48,6 +48,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 // the history goes to the model once, and the reply is appended. If the
 // reply asks for a tool, nobody runs it.
 func askOnce(ctx context.Context, model fakemodel.Model, prompt string) ([]fakemodel.Message, error) {
+	// exercise: ask-once
 	history := []fakemodel.Message{fakemodel.UserMessage{Text: prompt}}
 	reply, err := model.Reply(ctx, fakemodel.Request{
 		Messages: history,
@@ -57,10 +58,12 @@ func askOnce(ctx context.Context, model fakemodel.Model, prompt string) ([]fakem
 		return history, fmt.Errorf("ask the model: %w", err)
 	}
 	return append(history, reply), nil
+	// end of exercise: ask-once
 }
 
 // unanswered returns the tool calls in history that no tool result answers.
 func unanswered(history []fakemodel.Message) []fakemodel.ToolCall {
+	// exercise: unanswered
 	var calls []fakemodel.ToolCall
 	for _, m := range history {
 		if a, ok := m.(fakemodel.AssistantMessage); ok {
@@ -72,6 +75,7 @@ func unanswered(history []fakemodel.Message) []fakemodel.ToolCall {
 		}
 	}
 	return calls
+	// end of exercise: unanswered
 }
 
 // resultFor finds the tool result that answers the call with this ID.

@@ -12,6 +12,21 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// The tests of askOnce and unanswered follow the exercise in the README's
+// "Build it yourself", one rule each, in its order; each test's messages
+// name its rule. Every model is guarded: a program that asks the model again
+// and again fails its test within a second, with a sentence that names the
+// likely cause, instead of hanging until go test's timeout.
+
+// guardTurns is how many requests a test lets the program send, far more
+// than the one it needs.
+const guardTurns = 50
+
+// guard wraps model in expected.Guard.
+func guard(t *testing.T, model fakemodel.Model, cause string) fakemodel.Model {
+	return expected.Guard(t, model, guardTurns, cause)
+}
+
 func TestOutputMatchesGoldenFile(t *testing.T) {
 	cases, err := expected.LabCases("01-no-loop")
 	require.NoError(t, err)
@@ -26,41 +41,75 @@ func TestOutputMatchesGoldenFile(t *testing.T) {
 	}
 }
 
-func TestOneRequestLeavesTheToolCallUnanswered(t *testing.T) {
-	history, err := askOnce(context.Background(), fakemodel.Calculator(), fakemodel.CalculatorPrompt)
+// roles lists who wrote each message of history.
+func roles(history []fakemodel.Message) []fakemodel.Role {
+	out := make([]fakemodel.Role, len(history))
+	for i, m := range history {
+		out[i] = m.Role()
+	}
+	return out
+}
+
+// askedAgain is the likely cause when askOnce does not stop asking.
+const askedAgain = "does askOnce ask the model once, and return?"
+
+// callOne is the tool call of the calculator model's first reply.
+var callOne = fakemodel.ToolCall{ID: "call_1", Name: "calculate", Arguments: []byte(`{"op":"multiply","a":23,"b":17}`)}
+
+func TestTheRequestCarriesThePromptAndTheTool(t *testing.T) {
+	model := &recorder{model: guard(t, fakemodel.Calculator(), askedAgain)}
+	_, err := askOnce(context.Background(), model, fakemodel.CalculatorPrompt)
+	if len(model.requests) == 0 {
+		t.Fatalf("askOnce must ask the model, and returned without asking (error: %v)", err)
+	}
+
+	require.Equal(t, 1, len(model.requests), "askOnce sends one request, and no more")
+	first := model.requests[0]
+	expected.AssertHistory(t, []fakemodel.Message{fakemodel.UserMessage{Text: fakemodel.CalculatorPrompt}}, first.Messages,
+		"the request holds one message, the prompt")
+	require.NotEmpty(t, first.Tools, "the request offers the calculator's spec, calculateSpec: without it, the model cannot ask for calculate")
+	assert.Empty(t, cmp.Diff([]fakemodel.ToolSpec{calculateSpec}, first.Tools, expected.JSONAsText),
+		"the request offers the calculator's spec, calculateSpec (-want +got)")
+}
+
+func TestModelFailureIsReported(t *testing.T) {
+	failing := fakemodel.Scripted(fakemodel.AssistantMessage{StopReason: fakemodel.StopReasonError, ErrorMessage: "503 Service Unavailable"})
+	_, err := askOnce(context.Background(), guard(t, failing, askedAgain), "hi")
+	require.EqualError(t, err, "ask the model: scripted model: 503 Service Unavailable",
+		"a failed request ends the program with its error, wrapped as \"ask the model: …\"")
+}
+
+func TestTheHistoryHoldsThePromptAndTheReply(t *testing.T) {
+	model := guard(t, fakemodel.Calculator(), askedAgain)
+	history, err := askOnce(context.Background(), model, fakemodel.CalculatorPrompt)
 	require.NoError(t, err)
 
 	want := []fakemodel.Message{
 		fakemodel.UserMessage{Text: fakemodel.CalculatorPrompt},
 		fakemodel.AssistantMessage{
 			Text:       "I will use the calculator.",
-			ToolCalls:  []fakemodel.ToolCall{{ID: "call_1", Name: "calculate", Arguments: []byte(`{"op":"multiply","a":23,"b":17}`)}},
+			ToolCalls:  []fakemodel.ToolCall{callOne},
 			StopReason: fakemodel.StopReasonToolUse,
 		},
 	}
-	assert.Empty(t, cmp.Diff(want, history), "history (-want +got)")
-	assert.Len(t, history, 2, "the history holds 2 messages")
-
-	calls := unanswered(history)
-	require.Len(t, calls, 1, "the tool call is left unanswered")
-	assert.Equal(t, "call_1", calls[0].ID)
-	for _, m := range history {
-		assert.NotEqual(t, fakemodel.RoleToolResult, m.Role(), "nothing ran the tool, so no result exists")
-	}
+	expected.AssertHistory(t, want, history, "the reply is appended to the history, after the prompt")
+	assert.Equal(t, []fakemodel.Role{"user", "assistant"}, roles(history),
+		"the history holds 2 messages: nothing ran the tool, so no result exists")
 }
 
-func TestUnanswered(t *testing.T) {
+func TestOneRequestLeavesTheToolCallUnanswered(t *testing.T) {
+	history, err := askOnce(context.Background(), guard(t, fakemodel.Calculator(), askedAgain), fakemodel.CalculatorPrompt)
+	require.NoError(t, err)
+
+	assert.Empty(t, cmp.Diff([]fakemodel.ToolCall{callOne}, unanswered(history), expected.JSONAsText),
+		"the reply asks for calculate, and nothing runs it: unanswered lists call_1 (-want +got)")
+}
+
+func TestACallWithAResultIsAnswered(t *testing.T) {
 	history := []fakemodel.Message{
 		fakemodel.AssistantMessage{ToolCalls: []fakemodel.ToolCall{{ID: "a"}, {ID: "b"}}},
 		fakemodel.ToolResultMessage{ToolCallID: "a"},
 	}
-	calls := unanswered(history)
-	require.Len(t, calls, 1)
-	assert.Equal(t, "b", calls[0].ID)
-}
-
-func TestModelFailureIsReported(t *testing.T) {
-	failing := fakemodel.Scripted(fakemodel.AssistantMessage{StopReason: fakemodel.StopReasonError, ErrorMessage: "503 Service Unavailable"})
-	_, err := askOnce(context.Background(), failing, "hi")
-	require.EqualError(t, err, "ask the model: scripted model: 503 Service Unavailable")
+	assert.Empty(t, cmp.Diff([]fakemodel.ToolCall{{ID: "b"}}, unanswered(history), expected.JSONAsText),
+		"unanswered lists only the calls that no tool result answers: a has one, b has none (-want +got)")
 }

@@ -56,6 +56,7 @@ func runLoop(ctx context.Context, model fakemodel.Model, tools []Tool, prompt st
 	// Step 1: the user's input enters the history.
 	history := []fakemodel.Message{fakemodel.UserMessage{Text: prompt}}
 
+	// exercise: turn-limit
 	// The loop's guard: a turn limit. Every turn costs a request, and a model
 	// that always asks for another tool would otherwise never stop.
 	for turn := 1; turn <= maxTurns; turn++ {
@@ -92,4 +93,5 @@ func runLoop(ctx context.Context, model fakemodel.Model, tools []Tool, prompt st
 	// The guard's exit: a graceful stop with a reason, not an error. The
 	// caller still gets the history, and decides what to tell the user.
 	return Result{History: history, Turns: maxTurns, StopReason: MaxTurns}, nil
+	// end of exercise: turn-limit
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/agent-loop-lab/agent-loop-lab/expected"
@@ -11,6 +13,23 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
+
+// The tests of runLoop follow its six steps, one rule each, as in lab 02. The
+// turn limit, the exercise in the README's "Build it yourself", adds its
+// rules: TestCalculatorCompletesUnderTheLimit and the last tests here. Each
+// test's messages name its rule.
+// Every model is guarded: a loop that never ends fails its test within a
+// second, with a sentence that names the likely cause, instead of hanging
+// until go test's timeout.
+
+// guardTurns is how many turns a test lets the loop run, far more than any
+// test here needs.
+const guardTurns = 50
+
+// guard wraps model in expected.Guard.
+func guard(t *testing.T, model fakemodel.Model, cause string) fakemodel.Model {
+	return expected.Guard(t, model, guardTurns, cause)
+}
 
 func TestOutputMatchesGoldenFile(t *testing.T) {
 	cases, err := expected.LabCases("03-maxturns")
@@ -35,29 +54,68 @@ func roles(history []fakemodel.Message) []fakemodel.Role {
 	return out
 }
 
-func TestStubbornModelIsStoppedAfterThreeTurns(t *testing.T) {
-	res, err := runLoop(context.Background(), fakemodel.Stubborn(), []Tool{calculator}, fakemodel.CalculatorPrompt, 3)
-	require.NoError(t, err, "reaching the limit is a stop reason, not an error")
+// hello is a reply without tool calls: the answer.
+var hello = fakemodel.AssistantMessage{Text: "Hello."}
 
-	assert.Equal(t, 3, res.Turns)
-	assert.Equal(t, MaxTurns, res.StopReason)
-	assert.Len(t, res.History, 7)
-	assert.Equal(t, []fakemodel.Role{"user", "assistant", "toolResult", "assistant", "toolResult", "assistant", "toolResult"}, roles(res.History))
-	_, ok := res.Answer()
-	assert.False(t, ok, "the model never answered")
+func TestTheFirstRequestCarriesThePromptAndTheTools(t *testing.T) {
+	model := &recorder{model: guard(t, fakemodel.Scripted(hello), "does runLoop return when a reply has no tool calls (step 3)?")}
+	_, err := runLoop(context.Background(), model, []Tool{calculator}, "Hi!", 3)
+	if len(model.requests) == 0 {
+		t.Fatalf("step 2: runLoop must ask the model, and returned without asking (error: %v)", err)
+	}
+
+	first := model.requests[0]
+	expected.AssertHistory(t, []fakemodel.Message{fakemodel.UserMessage{Text: "Hi!"}}, first.Messages,
+		"step 1: the first request holds one message, the prompt")
+	assert.Empty(t, cmp.Diff([]fakemodel.ToolSpec{calculateSpec}, first.Tools, expected.JSONAsText),
+		"step 2: the request offers the tools' specs (-want +got)")
+}
+
+func TestAFailingModelStopsThisLoop(t *testing.T) {
+	model := fakemodel.Scripted(fakemodel.AssistantMessage{StopReason: fakemodel.StopReasonError, ErrorMessage: "503 Service Unavailable"})
+	_, err := runLoop(context.Background(), guard(t, model, "does a failed request end the run (step 2)?"), []Tool{calculator}, "hi", 3)
+	require.EqualError(t, err, "turn 1: ask the model: scripted model: 503 Service Unavailable",
+		"step 2: a failed request ends the run with its error, wrapped as \"turn N: ask the model: …\"")
+}
+
+func TestAReplyWithoutToolCallsIsTheAnswer(t *testing.T) {
+	model := guard(t, fakemodel.Scripted(hello), "does runLoop return when a reply has no tool calls (step 3)?")
+	res, err := runLoop(context.Background(), model, []Tool{calculator}, "Hi!", 3)
+	require.NoError(t, err, "step 3: a reply without tool calls ends the loop without an error")
+
+	expected.AssertHistory(t, []fakemodel.Message{
+		fakemodel.UserMessage{Text: "Hi!"},
+		fakemodel.AssistantMessage{Text: "Hello.", StopReason: fakemodel.StopReasonStop},
+	}, res.History, "step 2: the reply is appended to the history")
+	assert.Equal(t, 1, res.Turns, "step 3: the loop ends in the turn of the reply without tool calls")
+	assert.Equal(t, Completed, res.StopReason, "step 3: the loop ends with stop reason completed")
+	answer, ok := res.Answer()
+	assert.True(t, ok, "step 3: a completed run has an answer")
+	assert.Equal(t, "Hello.", answer, "the answer is the last reply's text")
+}
+
+func TestAFailingToolStopsThisLoop(t *testing.T) {
+	// Lab 04 fixes this: here a tool error ends the whole run.
+	model := guard(t, fakemodel.SelfCorrecting(), "does a failing tool end the run (step 4)?")
+	res, err := runLoop(context.Background(), model, []Tool{calculator}, fakemodel.SelfCorrectingPrompt, 3)
+	require.EqualError(t, err, "turn 1: run calculate: division by zero",
+		"step 4: the loop runs the tool the model asked for; its error ends the run, wrapped as \"turn N: …\"")
+	assert.Equal(t, 1, res.Turns, "step 4: the run ends in the turn of the failed call")
+	assert.Equal(t, []fakemodel.Role{"user", "assistant"}, roles(res.History),
+		"step 4: the failed call has no result in the history")
+}
+
+func TestUnknownToolStopsThisLoop(t *testing.T) {
+	model := fakemodel.Scripted(fakemodel.AssistantMessage{ToolCalls: []fakemodel.ToolCall{{ID: "x", Name: "weather"}}})
+	_, err := runLoop(context.Background(), guard(t, model, "does a call of a tool that does not exist end the run (step 4)?"), []Tool{calculator}, "hi", 3)
+	require.EqualError(t, err, "turn 1: the model asked for weather, and there is no such tool",
+		"step 4: a call of a tool that does not exist ends the run with execute's error, wrapped as \"turn N: …\"")
 }
 
 func TestCalculatorCompletesUnderTheLimit(t *testing.T) {
-	res, err := runLoop(context.Background(), fakemodel.Calculator(), []Tool{calculator}, fakemodel.CalculatorPrompt, 3)
+	model := guard(t, fakemodel.Calculator(), "does each tool result reach the history (step 5)?")
+	res, err := runLoop(context.Background(), model, []Tool{calculator}, fakemodel.CalculatorPrompt, 3)
 	require.NoError(t, err)
-
-	assert.Equal(t, 2, res.Turns)
-	assert.Equal(t, Completed, res.StopReason)
-	assert.Len(t, res.History, 4)
-	assert.Equal(t, []fakemodel.Role{"user", "assistant", "toolResult", "assistant"}, roles(res.History))
-	answer, ok := res.Answer()
-	assert.True(t, ok)
-	assert.Equal(t, "23 × 17 = 391.", answer)
 
 	want := []fakemodel.Message{
 		fakemodel.UserMessage{Text: fakemodel.CalculatorPrompt},
@@ -69,68 +127,97 @@ func TestCalculatorCompletesUnderTheLimit(t *testing.T) {
 		fakemodel.ToolResultMessage{ToolCallID: "call_1", ToolName: "calculate", Content: "391"},
 		fakemodel.AssistantMessage{Text: "23 × 17 = 391.", StopReason: fakemodel.StopReasonStop},
 	}
-	assert.Empty(t, cmp.Diff(want, res.History), "history (-want +got)")
-}
-
-func TestTheLimitCountsTurns(t *testing.T) {
-	tests := []struct {
-		model    fakemodel.Model
-		limit    int
-		turns    int
-		messages int
-		reason   StopReason
-	}{
-		{model: fakemodel.Stubborn(), limit: 1, turns: 1, messages: 3, reason: MaxTurns},
-		{model: fakemodel.Stubborn(), limit: 10, turns: 10, messages: 21, reason: MaxTurns},
-		{model: fakemodel.Stubborn(), limit: 100, turns: 100, messages: 201, reason: MaxTurns},
-		{model: fakemodel.Calculator(), limit: 1, turns: 1, messages: 3, reason: MaxTurns},
-		// A reply without tool calls in the last allowed turn is an answer.
-		{model: fakemodel.Calculator(), limit: 2, turns: 2, messages: 4, reason: Completed},
-		{model: fakemodel.Calculator(), limit: 10, turns: 2, messages: 4, reason: Completed},
-	}
-	for _, tt := range tests {
-		model := &recorder{model: tt.model}
-		res, err := runLoop(context.Background(), model, []Tool{calculator}, fakemodel.CalculatorPrompt, tt.limit)
-		require.NoError(t, err)
-		assert.Equal(t, tt.turns, res.Turns, "limit %d", tt.limit)
-		assert.Len(t, model.requests, tt.turns, "one request per turn")
-		assert.Len(t, res.History, tt.messages, "limit %d", tt.limit)
-		assert.Equal(t, tt.reason, res.StopReason, "limit %d", tt.limit)
-	}
+	expected.AssertHistory(t, want, res.History,
+		"step 5: each tool result reaches the history, with the call's ID and the tool's name")
+	assert.Equal(t, []fakemodel.Role{"user", "assistant", "toolResult", "assistant"}, roles(res.History),
+		"the history ends with 4 messages")
+	assert.Equal(t, 2, res.Turns, "2 turns: one asks for calculate, one answers, within the limit of 3")
+	assert.Equal(t, Completed, res.StopReason, "a model that answers within the limit completes as in lab 02")
+	answer, ok := res.Answer()
+	assert.True(t, ok, "a completed run has an answer")
+	assert.Equal(t, "23 × 17 = 391.", answer)
 }
 
 func TestEveryRequestCarriesTheFullHistory(t *testing.T) {
-	model := &recorder{model: fakemodel.Calculator()}
+	model := &recorder{model: guard(t, fakemodel.Calculator(), "does each tool result reach the history (step 5)?")}
 	_, err := runLoop(context.Background(), model, []Tool{calculator}, fakemodel.CalculatorPrompt, 3)
 	require.NoError(t, err)
 
-	require.Len(t, model.requests, 2, "one request per turn")
+	require.Equal(t, 2, len(model.requests), "one request per turn")
 	assert.Equal(t, []fakemodel.Role{"user"}, roles(model.requests[0].Messages))
 	assert.Equal(t, []fakemodel.Role{"user", "assistant", "toolResult"}, roles(model.requests[1].Messages),
 		"step 2 sends everything so far, step 5's result included")
 	for _, req := range model.requests {
-		assert.Equal(t, []fakemodel.ToolSpec{calculateSpec}, req.Tools, "every request offers the tools")
+		assert.Empty(t, cmp.Diff([]fakemodel.ToolSpec{calculateSpec}, req.Tools, expected.JSONAsText),
+			"every request offers the tools (-want +got)")
 	}
 }
 
-func TestAFailingToolStopsThisLoop(t *testing.T) {
-	// Lab 04 fixes this: here a tool error ends the whole run.
-	res, err := runLoop(context.Background(), fakemodel.SelfCorrecting(), []Tool{calculator}, fakemodel.SelfCorrectingPrompt, 3)
-	require.EqualError(t, err, "turn 1: run calculate: division by zero")
-	assert.Equal(t, 1, res.Turns)
-	assert.Len(t, res.History, 2, "the failed call has no result in the history")
+// runLimited runs the loop with model, the calculator tool and a turn limit,
+// guarded after guardAt turns: the request that would start turn guardAt+1
+// fails the test, and says why. The tests that count turns guard at the
+// limit itself; the others only against a loop that never ends.
+func runLimited(t *testing.T, model fakemodel.Model, limit, guardAt int) (Result, *recorder) {
+	t.Helper()
+	cause := fmt.Sprintf("with a limit of %d, does the loop check the limit before each request?", limit)
+	rec := &recorder{model: model}
+	res, err := runLoop(context.Background(), expected.Guard(t, rec, guardAt, cause), []Tool{calculator}, fakemodel.CalculatorPrompt, limit)
+	if errors.Is(err, expected.ErrGuard) {
+		t.FailNow() // the guard has said why
+	}
+	require.NoError(t, err, "reaching the limit is a stop reason, not an error")
+	return res, rec
 }
 
-func TestUnknownToolStopsThisLoop(t *testing.T) {
-	model := fakemodel.Scripted(fakemodel.AssistantMessage{ToolCalls: []fakemodel.ToolCall{{ID: "x", Name: "weather"}}})
-	_, err := runLoop(context.Background(), model, []Tool{calculator}, "hi", 3)
-	require.EqualError(t, err, "turn 1: the model asked for weather, and there is no such tool")
+func TestStubbornModelIsStoppedAfterThreeTurns(t *testing.T) {
+	res, model := runLimited(t, fakemodel.Stubborn(), 3, 3)
+	assert.Equal(t, 3, len(model.requests), "a limit of 3 allows 3 turns, one request each")
+	assert.Equal(t, 3, res.Turns, "a limit of 3 allows 3 turns")
+	assert.Equal(t, []fakemodel.Role{"user", "assistant", "toolResult", "assistant", "toolResult", "assistant", "toolResult"}, roles(res.History),
+		"the history holds 7 messages: the prompt, then a reply and a result per turn, turn 3's result included")
 }
 
-func TestAFailingModelStopsThisLoop(t *testing.T) {
-	model := fakemodel.Scripted(fakemodel.AssistantMessage{StopReason: fakemodel.StopReasonError, ErrorMessage: "503 Service Unavailable"})
-	_, err := runLoop(context.Background(), model, []Tool{calculator}, "hi", 3)
-	require.EqualError(t, err, "turn 1: ask the model: scripted model: 503 Service Unavailable")
+// limits are runs of the two models under several limits: the turns each
+// takes, the messages its history then holds, and why it ends.
+var limits = []struct {
+	name     string
+	model    fakemodel.Model
+	limit    int
+	turns    int
+	messages int
+	reason   StopReason
+}{
+	{name: "a model that never stops asking", model: fakemodel.Stubborn(), limit: 1, turns: 1, messages: 3, reason: MaxTurns},
+	{name: "a model that never stops asking", model: fakemodel.Stubborn(), limit: 3, turns: 3, messages: 7, reason: MaxTurns},
+	{name: "a model that never stops asking", model: fakemodel.Stubborn(), limit: 10, turns: 10, messages: 21, reason: MaxTurns},
+	{name: "a model that never stops asking", model: fakemodel.Stubborn(), limit: 100, turns: 100, messages: 201, reason: MaxTurns},
+	{name: "the calculator model", model: fakemodel.Calculator(), limit: 1, turns: 1, messages: 3, reason: MaxTurns},
+	// A reply without tool calls in the last allowed turn is an answer.
+	{name: "the calculator model", model: fakemodel.Calculator(), limit: 2, turns: 2, messages: 4, reason: Completed},
+	{name: "the calculator model", model: fakemodel.Calculator(), limit: 10, turns: 2, messages: 4, reason: Completed},
+}
+
+func TestTheLimitCountsTurns(t *testing.T) {
+	for _, tt := range limits {
+		t.Run(fmt.Sprintf("%s, limit %d", tt.name, tt.limit), func(t *testing.T) {
+			res, model := runLimited(t, tt.model, tt.limit, tt.limit)
+			assert.Equal(t, tt.turns, len(model.requests), "a limit of %d allows %d turns, one request each; this model takes %d", tt.limit, tt.limit, tt.turns)
+			assert.Equal(t, tt.turns, res.Turns, "Result.Turns under a limit of %d", tt.limit)
+			assert.Equal(t, tt.messages, len(res.History), "messages in the history: the prompt, then a reply and its results per turn")
+		})
+	}
+}
+
+func TestTheStopReasonSaysWhyTheLoopEnded(t *testing.T) {
+	for _, tt := range limits {
+		t.Run(fmt.Sprintf("%s, limit %d", tt.name, tt.limit), func(t *testing.T) {
+			res, _ := runLimited(t, tt.model, tt.limit, tt.limit+guardTurns)
+			assert.Equal(t, tt.reason, res.StopReason,
+				"a run the limit ends has stop reason max_turns; a run that ends with an answer, even in the last allowed turn, completed")
+			_, ok := res.Answer()
+			assert.Equal(t, tt.reason == Completed, ok, "only a completed run has an answer")
+		})
+	}
 }
 
 func TestCalculate(t *testing.T) {

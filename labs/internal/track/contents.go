@@ -42,7 +42,9 @@ func (s *session) contents(ctx context.Context) error {
 	for _, name := range wb.labs {
 		width = max(width, len(name)+2)
 	}
-	next := ""
+	// next is the first started lab that does not pass yet, or else the
+	// first lab not started: work in progress comes before a new lab.
+	next, unstarted := "", ""
 	for _, name := range wb.labs {
 		lab := registry[name]
 		if lab == nil {
@@ -62,7 +64,7 @@ func (s *session) contents(ctx context.Context) error {
 			} else {
 				p.say(msgTOCNotStarted, len(lab.Exercises))
 			}
-			next = firstOf(next, "start "+name)
+			unstarted = firstOf(unstarted, "start "+name)
 		default:
 			s.contentsOf(r)
 			if !r.passes() {
@@ -70,6 +72,7 @@ func (s *session) contents(ctx context.Context) error {
 			}
 		}
 	}
+	next = firstOf(next, unstarted)
 	p.lines("")
 	switch {
 	case next == "":

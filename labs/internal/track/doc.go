@@ -42,7 +42,7 @@
 //				Title:   Text{EN: "the turn limit and its stop reason"},
 //				Section: "Build it yourself",
 //				Regions: []Region{{File: "loop.go", ID: "turn-limit", TODO: ..., Code: ...}},
-//				Rules:   []Rule{{Test: "TestTheLimitStopsAStubbornModel", Text: Text{EN: "..."}}, ...},
+//				Rules:   []Rule{{Test: "TestStubbornModelIsStoppedAfterThreeTurns", Text: Text{EN: "..."}}, ...},
 //				Hints:   []Text{...},
 //			}},
 //			Mistakes: []Mistake{{Name: "the limit checked one turn late", File: "loop.go", Old: "...", New: "...", Rule: "..."}},
