@@ -9,7 +9,7 @@ import (
 )
 
 // The names of JSON types and values in error messages. They are the same
-// words as lab 04's decodeArgs uses for a tool's arguments.
+// words as labs/toolargs uses for a tool's arguments.
 
 // A field is one field of a struct of the format: its JSON name and Go type.
 type field struct {

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/toolargs"
 )
 
 // A Tool is code the model may ask the loop to run: the description the
@@ -20,14 +21,14 @@ type Tool struct {
 	run    func(ctx context.Context, args any) (string, error)
 }
 
-// newTool builds a Tool whose arguments are decoded strictly into an A (see
-// decodeArgs) and then checked by check, if it is not nil, before run sees
-// them. So run only ever gets arguments it can work with.
+// newTool builds a Tool whose arguments are decoded strictly into an A
+// (toolargs.Decode) and then checked by check, if it is not nil, before run
+// sees them. So run only ever gets arguments it can work with.
 func newTool[A any](spec fakemodel.ToolSpec, check func(A) error, run func(context.Context, A) (string, error)) Tool {
 	return Tool{
 		Spec: spec,
 		decode: func(raw json.RawMessage) (any, error) {
-			args, err := decodeArgs[A](raw)
+			args, err := toolargs.Decode[A](raw)
 			if err == nil && check != nil {
 				err = check(args)
 			}
@@ -48,6 +49,15 @@ func specs(tools []Tool) []fakemodel.ToolSpec {
 	return out
 }
 
+// findTool returns the tool with this name.
+func findTool(tools []Tool, name string) (Tool, bool) {
+	i := slices.IndexFunc(tools, func(t Tool) bool { return t.Spec.Name == name })
+	if i < 0 {
+		return Tool{}, false
+	}
+	return tools[i], true
+}
+
 // execute runs the tool that call names, and always returns a result for
 // call. A call that fails, at any point, gets a result marked as an error
 // whose text tells the model what went wrong, in Pi's words where Pi has
@@ -60,11 +70,10 @@ func execute(ctx context.Context, tools []Tool, call fakemodel.ToolCall) (result
 		return result
 	}
 
-	i := slices.IndexFunc(tools, func(t Tool) bool { return t.Spec.Name == call.Name })
-	if i < 0 {
+	tool, ok := findTool(tools, call.Name)
+	if !ok {
 		return fail("Tool %s not found", call.Name)
 	}
-	tool := tools[i]
 	args, err := tool.decode(call.Arguments)
 	if err != nil {
 		return fail("Validation failed for tool %q: %v. Received arguments: %s", call.Name, err, call.Arguments)

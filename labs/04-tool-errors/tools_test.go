@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/toolargs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -84,14 +85,14 @@ func TestExecutePassesTheContextToTheTool(t *testing.T) {
 }
 
 // TestSchemasMatchTheArguments keeps the schema each model reads in step with
-// what decodeArgs accepts: the same fields, all of them required.
+// what toolargs.Decode accepts: the same fields, all of them required.
 func TestSchemasMatchTheArguments(t *testing.T) {
 	tests := []struct {
 		spec   fakemodel.ToolSpec
 		fields []string
 	}{
-		{calculateSpec, fieldNames[calculateArgs]()},
-		{averageSpec, fieldNames[averageArgs]()},
+		{calculateSpec, toolargs.Fields[calculateArgs]()},
+		{averageSpec, toolargs.Fields[averageArgs]()},
 	}
 	for _, tt := range tests {
 		var schema struct {
@@ -151,14 +152,4 @@ func FuzzDecodeArguments(f *testing.F) {
 		_, perr := strconv.ParseFloat(result.Content, 64)
 		assert.NoError(t, perr, "the answer is a number")
 	})
-}
-
-// fieldNames returns the JSON names of A's fields, in their order: the
-// fields decodeArgs requires.
-func fieldNames[A any]() []string {
-	var names []string
-	for _, f := range jsonFields[A]() {
-		names = append(names, f.name)
-	}
-	return names
 }

@@ -174,8 +174,9 @@ func (r *runState) prepareToolCall(msg fakemodel.AssistantMessage, call fakemode
 // returns when every call has ended, even if the consumer stopped.
 func (r *runState) execute(msg fakemodel.AssistantMessage, calls []prepared, outcomes []outcome) error {
 	if r.ctx.Err() != nil {
-		// Cancelled before they start: like Pi, none of the calls runs, so
-		// no tool acts on a run that the user has stopped.
+		// Cancelled before they start: none of the calls runs, so no tool
+		// acts after the user stopped the run. Pi 0.85.0 does the same;
+		// Pi 0.83.0 still starts them, with the cancelled signal.
 		for _, p := range calls {
 			outcomes[p.slot] = failed(p.call, "Operation aborted")
 			if err := r.emit(outcomes[p.slot].end()); err != nil {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/services"
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -161,9 +162,9 @@ func (l *logger) index(line string) int {
 
 // probe is a weather tool that logs when it starts to run.
 func probe(log *logger) Tool {
-	return newTool(weatherSpec, checkWeather, func(ctx context.Context, id string, args weatherArgs, report func(string)) (string, error) {
+	return newTool(services.WeatherSpec, services.CheckWeather, func(ctx context.Context, id string, args services.WeatherArgs, report func(string)) (string, error) {
 		log.add("run %s", args.City)
-		return weatherService{}.lookUp(ctx, id, args, report)
+		return services.NewWeather(nil).LookUp(ctx, id, args, report)
 	})
 }
 
@@ -209,7 +210,7 @@ func TestHooksRunAtTheirPoints(t *testing.T) {
 		log := &logger{}
 		cfg := forecast()
 		cfg.BeforeToolCall = func(ctx context.Context, c BeforeToolCallContext) (BeforeToolCallResult, error) {
-			args, ok := c.Args.(weatherArgs)
+			args, ok := c.Args.(services.WeatherArgs)
 			require.True(t, ok, "BeforeToolCall sees the decoded arguments")
 			log.add("before %s %s", c.ToolCall.ID, args.City)
 			return BeforeToolCallResult{}, nil
@@ -326,7 +327,7 @@ func TestProgressBecomesUpdateEvents(t *testing.T) {
 		var updates []ToolExecutionUpdate
 		for ev := range runLoop(context.Background(), forecast(), fakemodel.ForecasterPrompt) {
 			if u, ok := ev.(ToolExecutionUpdate); ok {
-				assert.Equal(t, progressAfter, time.Since(start), "the update arrives when the tool reports it")
+				assert.Equal(t, services.ProgressAfter, time.Since(start), "the update arrives when the tool reports it")
 				updates = append(updates, u)
 			}
 		}
@@ -352,11 +353,11 @@ func TestAPanickingToolBecomesAnErrorResult(t *testing.T) {
 }
 
 func TestToolErrorsAreResultsAndTheLoopGoesOn(t *testing.T) {
-	flaky := newTool(weatherSpec, checkWeather, func(ctx context.Context, id string, args weatherArgs, report func(string)) (string, error) {
+	flaky := newTool(services.WeatherSpec, services.CheckWeather, func(ctx context.Context, id string, args services.WeatherArgs, report func(string)) (string, error) {
 		if args.City == "Lima" {
 			return "", errors.New("station offline")
 		}
-		return weatherService{}.lookUp(ctx, id, args, report)
+		return services.NewWeather(nil).LookUp(ctx, id, args, report)
 	})
 	synctest.Test(t, func(t *testing.T) {
 		evs := events(context.Background(), Config{Model: fakemodel.Forecaster(), Tools: []Tool{flaky}}, fakemodel.ForecasterPrompt)
@@ -452,9 +453,10 @@ func TestCancellationAbortsTheRun(t *testing.T) {
 		ends []string
 	}{
 		{
-			// Oslo and Lima are prepared, but the batch never starts: like
-			// Pi, no call runs once the run is cancelled. Their ends come
-			// after call_3's, which ended during preparation.
+			// Oslo and Lima are prepared, but the batch never starts: no
+			// call runs once the run is cancelled, as in Pi 0.85.0 (0.83.0
+			// would start them). Their ends come after call_3's, which
+			// ended during preparation.
 			name:     "during preparation",
 			cancelAt: "tool_execution_start call_3 weather",
 			results:  []string{"Operation aborted", "Operation aborted", "Operation aborted"},
@@ -469,7 +471,7 @@ func TestCancellationAbortsTheRun(t *testing.T) {
 			name:     "during execution",
 			cancelAt: "tool_execution_update call_3",
 			results:  []string{"weather in Oslo: context canceled", "weather in Lima: context canceled", "weather in Cairo: context canceled"},
-			took:     progressAfter,
+			took:     services.ProgressAfter,
 		},
 	}
 	for _, tt := range tests {
@@ -555,7 +557,7 @@ func TestAConsumerThatStopsEndsTheRun(t *testing.T) {
 			require.Len(t, got, stopAfter)
 			assert.LessOrEqual(t, time.Since(start), 400*time.Millisecond, "stopping cancels the tools still running")
 			if got[stopAfter-1] == "tool_execution_update call_3" {
-				assert.Equal(t, progressAfter, time.Since(start), "stopped at 100 ms, the run ends at once")
+				assert.Equal(t, services.ProgressAfter, time.Since(start), "stopped at 100 ms, the run ends at once")
 			}
 		})
 	}

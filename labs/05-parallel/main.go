@@ -13,6 +13,7 @@ import (
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/democlock"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/narrative"
 )
 
 // about is what -h prints above the flags.
@@ -61,11 +62,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 				"write is a sequential tool, so a batch that calls it runs one call at a time",
 				"BeforeToolCall blocks rm; AfterToolCall hides API keys in results",
 			},
-			prompt: notesPrompt,
-			cfg:    Config{Model: notesModel, Tools: noteTools(), BeforeToolCall: requireApproval, AfterToolCall: redactSecrets},
+			prompt: fakemodel.NoteTakerPrompt,
+			cfg:    Config{Model: fakemodel.NoteTaker(), Tools: noteTools(), BeforeToolCall: requireApproval, AfterToolCall: redactSecrets},
 		},
 	}
-	p := newPrinter(stdout)
+	p := narrative.NewPrinter(stdout)
 	for i, part := range parts {
 		part.cfg.MaxTurns = int(opts.maxTurns)
 		part.cfg.Sequential = opts.sequential
@@ -74,13 +75,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		// The trace is one line per event and nothing else: the
 		// runs of the two parts follow each other, each from its
 		// agent_start to its agent_end.
-		show := func(ev Event) { p.line(traceLine(ev)) }
+		show := func(ev Event) { p.Line(traceLine(ev)) }
 		if !opts.trace {
-			p.part(i+1, part.title)
-			for _, line := range part.setup {
-				p.line("setup: " + line)
-			}
-			show = newNarrator(p, &sum, part.clock).show
+			p.Part(i+1, part.title, part.setup)
+			show = narrate(p.TimedRun(part.clock), &sum)
 		}
 		for ev := range runLoop(ctx, part.cfg, part.prompt) {
 			sum.observe(ev)

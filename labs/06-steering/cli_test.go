@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"os"
 	"testing"
 	"testing/synctest"
 
@@ -84,20 +83,3 @@ func TestLostOutputIsAnError(t *testing.T) {
 type fullDisk struct{}
 
 func (fullDisk) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
-
-// TestColourOnlyOnATerminal checks that the lab's printer takes labs/cli's
-// decision: colour on a terminal (the null device is a character device, as
-// a terminal is), plain text anywhere else, so that piped output and the
-// golden files hold plain text.
-func TestColourOnlyOnATerminal(t *testing.T) {
-	device, err := os.Open(os.DevNull)
-	require.NoError(t, err)
-	defer device.Close()
-	t.Setenv("NO_COLOR", "")
-	t.Setenv("TERM", "xterm")
-	if !cli.Colorful(device) {
-		t.Skip("the null device is not a character device here")
-	}
-	assert.NotEqual(t, "x", newPrinter(device).label.Sprint("x"), "a terminal gets colour")
-	assert.Equal(t, "x", newPrinter(&bytes.Buffer{}).label.Sprint("x"), "a pipe or a buffer gets plain text")
-}

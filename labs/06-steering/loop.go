@@ -75,7 +75,8 @@ type BeforeToolCallResult struct {
 	// Reason is the blocked call's result, which the model reads.
 	Reason string
 	// Terminate, with Block, marks the blocked call's result as asking
-	// the run to stop.
+	// the run to stop. (Pi 0.84.1 and later; 0.83.0's beforeToolCall can
+	// only block.)
 	Terminate bool
 }
 

@@ -222,7 +222,8 @@ func TestAPanicOrAnErrorStillBecomesAResult(t *testing.T) {
 // TestCancellationStillAbortsTheRun cancels the run while the tools run, and
 // while they are prepared. Like Pi, a cancel during preparation prepares no
 // further call (call 3 gets no result), and call 1, prepared already, never
-// runs: its end comes at once.
+// runs: its end comes at once, as in Pi 0.85.0 (0.83.0 would start it with
+// the cancelled context).
 func TestCancellationStillAbortsTheRun(t *testing.T) {
 	tests := []struct {
 		name     string

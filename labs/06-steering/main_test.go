@@ -13,6 +13,7 @@ import (
 	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/scenario"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/narrative"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -134,7 +135,7 @@ func greeting(at string) part {
 
 func TestTheNarrativeKeepsTheModelsLineWhole(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	s := show{p: newPrinter(&stdout), errw: &stderr}
+	s := show{p: narrative.NewPrinter(&stdout), errw: &stderr}
 	require.NoError(t, s.run(context.Background(), 0, greeting("message_update assistant")))
 	assert.Contains(t, stdout.String(), "turn 1 · model said: Hello world.\n(the user queues a follow-up: \"And you?\")\n",
 		"what the user does while the reply streams waits for the end of its line")
@@ -142,7 +143,7 @@ func TestTheNarrativeKeepsTheModelsLineWhole(t *testing.T) {
 
 func TestATraceHoldsOnlyEvents(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	s := show{p: newPrinter(&stdout), errw: &stderr, trace: true}
+	s := show{p: narrative.NewPrinter(&stdout), errw: &stderr, trace: true}
 	require.NoError(t, s.run(context.Background(), 1, greeting("tool_execution_start nowhere")))
 	for line := range strings.Lines(stdout.String()) {
 		name, _, _ := strings.Cut(strings.TrimSpace(line), " ")
@@ -156,7 +157,7 @@ func TestATraceHoldsOnlyEvents(t *testing.T) {
 
 func TestAnEmptyAnswerIsSaidToBeEmpty(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	s := show{p: newPrinter(&stdout), errw: &stderr}
+	s := show{p: narrative.NewPrinter(&stdout), errw: &stderr}
 	pt := part{title: "empty", agent: AgentOptions{Config: Config{Model: fakemodel.Scripted(reply(""))}}, prompt: "Hi."}
 	require.NoError(t, s.run(context.Background(), 0, pt))
 	assert.Contains(t, stdout.String(), "\nanswer: (an empty reply)\n")

@@ -4,12 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 
-	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/democlock"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/scenario"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/narrative"
 )
 
 // A part is one story the lab tells: an agent, a prompt, what the simulated
@@ -34,7 +33,7 @@ type part struct {
 // trace is one line per event and nothing else, so in a trace anything else
 // the show has to say goes to errw.
 type show struct {
-	p     *printer
+	p     *narrative.Printer
 	errw  io.Writer
 	trace bool
 }
@@ -55,14 +54,7 @@ func (s show) run(ctx context.Context, n int, pt part) error {
 	agent := NewAgent(pt.agent)
 	user := newSimulatedUser(agent, pt.plan)
 	if !s.trace {
-		if n > 0 {
-			s.p.part(n, pt.title)
-		} else {
-			s.p.header(pt.title)
-		}
-		for _, line := range pt.setup {
-			s.p.line("setup: " + line)
-		}
+		s.p.Part(n, pt.title, pt.setup)
 	}
 
 	runs := []func(context.Context, func(Event)) error{
@@ -74,13 +66,13 @@ func (s show) run(ctx context.Context, n int, pt part) error {
 	for i, start := range runs {
 		var sum summary
 		current = &sum
-		handle := func(ev Event) { s.p.line(traceLine(ev)) }
+		handle := func(ev Event) { s.p.Line(traceLine(ev)) }
 		if !s.trace {
 			if i > 0 {
-				s.p.line("--- Continue: the agent runs again from its history, with no new prompt ---")
+				s.p.Line("--- Continue: the agent runs again from its history, with no new prompt ---")
 			}
-			nar := newNarrator(s.p, &sum)
-			handle, user.say = nar.show, nar.aside
+			nar := s.p.Run()
+			handle, user.say = narrate(nar, &sum), nar.Aside
 		}
 		user.BeforeRun()
 		err := start(ctx, func(ev Event) {
@@ -94,7 +86,8 @@ func (s show) run(ctx context.Context, n int, pt part) error {
 			return err
 		}
 		if !s.trace {
-			s.state(agent)
+			steering, followUp := agent.Queued()
+			s.p.AgentState(len(agent.Messages()), steering, followUp)
 		}
 		// A cancelled context can end a run another way, by a policy
 		// for instance; either way, the program stops here.
@@ -106,25 +99,8 @@ func (s show) run(ctx context.Context, n int, pt part) error {
 		if s.trace {
 			fmt.Fprintln(s.errw, note)
 		} else {
-			s.p.line(note)
+			s.p.Line(note)
 		}
 	}
 	return nil
-}
-
-// state prints what the agent holds after a run.
-func (s show) state(a *Agent) {
-	steering, followUp := a.Queued()
-	var queued []string
-	for _, m := range steering {
-		queued = append(queued, fmt.Sprintf("steering message %q", m.(fakemodel.UserMessage).Text))
-	}
-	for _, m := range followUp {
-		queued = append(queued, fmt.Sprintf("follow-up %q", m.(fakemodel.UserMessage).Text))
-	}
-	what := "nothing is queued"
-	if len(queued) > 0 {
-		what = "still queued: " + strings.Join(queued, ", ")
-	}
-	s.p.line(fmt.Sprintf("the agent's history holds %s; %s", count(len(a.Messages()), "message"), what))
 }

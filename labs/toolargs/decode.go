@@ -1,4 +1,4 @@
-package main
+package toolargs
 
 import (
 	"encoding/json"
@@ -12,17 +12,13 @@ import (
 	"strings"
 )
 
-// decodeArgs decodes the arguments a model wrote into an A, strictly. They
-// must be one JSON object. It must have every field of A (in this workbook
-// every argument is required) and no other, spelled exactly. No value may be
-// null, and each must have the type of its field. (A key given twice keeps
-// its last value, as encoding/json does.) A model writes arguments the way it
-// writes text, so none of this can be taken for granted.
-//
-// Pi checks arguments against the tool's JSON Schema instead, and converts
-// what it can ("2" to 2). The lab rejects instead of converting, so that
-// every kind of mistake shows.
-func decodeArgs[A any](raw json.RawMessage) (A, error) {
+// Decode decodes the arguments a model wrote into an A, a struct whose
+// fields carry json tags, strictly (see the package documentation): one
+// JSON object, with every field of A and no other, spelt exactly, no null,
+// each value of its field's type. A key given twice keeps its last value, as
+// encoding/json does. The error says what is wrong in words a model can act
+// on.
+func Decode[A any](raw json.RawMessage) (A, error) {
 	var args A
 	var values map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &values); err != nil {
@@ -73,6 +69,18 @@ func decodeArgs[A any](raw json.RawMessage) (A, error) {
 		return args, err
 	}
 	return args, nil
+}
+
+// Fields returns the JSON names of A's fields, in their order: the keys
+// Decode requires, and the only ones it accepts. A tool's JSON Schema must
+// name the same properties, all of them required (a test of each tool
+// keeps the two in step).
+func Fields[A any]() []string {
+	var names []string
+	for _, f := range jsonFields[A]() {
+		names = append(names, f.name)
+	}
+	return names
 }
 
 // A field is one field of an arguments struct: its JSON name and Go type.

@@ -1,0 +1,121 @@
+// Package narrative writes the narrative of labs 05 and 06: the lines a
+// user reads while a run of the loop happens, one for each thing that
+// happens, the model's reply word by word as it streams in, and how the run
+// ended. Each lab decides which of its events gets which line (its
+// narrate.go), since only the lab knows its events; this package holds the
+// formatting the labs share and no lab teaches: the colours, the turn
+// prefix, a reply that streams in on one line, counts and lists of roles,
+// times in seconds, part titles, and lab 06's line of what an agent still
+// holds after a run.
+//
+// It is not internal, so that a learner's copy of a lab in mywork/ can
+// import it. Labs 01 to 04 print a finished run and keep their own
+// print.go.
+package narrative
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
+	"github.com/fatih/color"
+)
+
+// A Printer writes a lab's output to one writer.
+type Printer struct {
+	w                            io.Writer
+	label, turn, good, warn, bad *color.Color
+}
+
+// NewPrinter returns a printer for w. It colours its output only when w is a
+// terminal and NO_COLOR is not set (cli.Painter), so that piped output, and
+// the golden files made from it, hold plain text.
+func NewPrinter(w io.Writer) *Printer {
+	paint := cli.Painter(w)
+	return &Printer{
+		w:     w,
+		label: paint(color.Bold),
+		turn:  paint(color.FgCyan),
+		good:  paint(color.FgGreen),
+		warn:  paint(color.FgYellow),
+		bad:   paint(color.FgRed),
+	}
+}
+
+// Line prints text as a line of its own.
+func (p *Printer) Line(text string) {
+	fmt.Fprintln(p.w, text)
+}
+
+// Part prints the title of part n of a lab's output, after an empty line
+// unless it is the first part, then a line for each setup line. With n 0 it
+// prints the title alone, as of the one run a lab makes.
+func (p *Printer) Part(n int, title string, setup []string) {
+	if n > 1 {
+		fmt.Fprintln(p.w)
+	}
+	if n == 0 {
+		p.Line(p.label.Sprintf("=== %s ===", title))
+	} else {
+		p.Line(p.label.Sprintf("=== part %d: %s ===", n, title))
+	}
+	for _, line := range setup {
+		p.Line("setup: " + line)
+	}
+}
+
+// AgentState prints what an agent holds after a run: how many messages its
+// history has, and the messages still waiting in its steering and follow-up
+// queues, each a user message.
+func (p *Printer) AgentState(history int, steering, followUp []fakemodel.Message) {
+	var queued []string
+	for _, m := range steering {
+		queued = append(queued, fmt.Sprintf("steering message %q", m.(fakemodel.UserMessage).Text))
+	}
+	for _, m := range followUp {
+		queued = append(queued, fmt.Sprintf("follow-up %q", m.(fakemodel.UserMessage).Text))
+	}
+	what := "nothing is queued"
+	if len(queued) > 0 {
+		what = "still queued: " + strings.Join(queued, ", ")
+	}
+	p.Line(fmt.Sprintf("the agent's history holds %s; %s", Count(history, "message"), what))
+}
+
+// Warn returns text painted as a warning.
+func (p *Printer) Warn(text string) string {
+	return p.warn.Sprint(text)
+}
+
+// Count writes n and a noun, in the plural unless n is 1: "1 turn",
+// "3 messages".
+func Count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// roleList names the role of each message, in order. Runs of three or more
+// messages of one role are written "toolResult ×9".
+func roleList(messages []fakemodel.Message) string {
+	var roles []string
+	for i := 0; i < len(messages); {
+		n := 1
+		for i+n < len(messages) && messages[i+n].Role() == messages[i].Role() {
+			n++
+		}
+		role := string(messages[i].Role())
+		if n >= 3 {
+			roles = append(roles, fmt.Sprintf("%s ×%d", role, n))
+		} else {
+			for range n {
+				roles = append(roles, role)
+			}
+		}
+		i += n
+	}
+	return strings.Join(roles, ", ")
+}

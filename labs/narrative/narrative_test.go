@@ -1,0 +1,233 @@
+package narrative
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/democlock"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestColourOnlyOnATerminal checks that a printer takes labs/cli's decision:
+// colour on a terminal (the null device is a character device, as a
+// terminal is), plain text anywhere else, so that piped output and the
+// golden files hold plain text.
+func TestColourOnlyOnATerminal(t *testing.T) {
+	device, err := os.Open(os.DevNull)
+	require.NoError(t, err)
+	defer device.Close()
+	t.Setenv("NO_COLOR", "")
+	t.Setenv("TERM", "xterm")
+	if !cli.Colorful(device) {
+		t.Skip("the null device is not a character device here")
+	}
+	assert.NotEqual(t, "x", NewPrinter(device).label.Sprint("x"), "a terminal gets colour")
+	assert.NotEqual(t, "x", NewPrinter(device).Warn("x"), "a terminal gets colour")
+	assert.Equal(t, "x", NewPrinter(&bytes.Buffer{}).label.Sprint("x"), "a pipe or a buffer gets plain text")
+	assert.Equal(t, "x", NewPrinter(&bytes.Buffer{}).Warn("x"), "a pipe or a buffer gets plain text")
+}
+
+func TestCountWritesThePluralUnlessOne(t *testing.T) {
+	assert.Equal(t, "0 turns", Count(0, "turn"))
+	assert.Equal(t, "1 turn", Count(1, "turn"))
+	assert.Equal(t, "12 messages", Count(12, "message"))
+}
+
+func TestPartTitles(t *testing.T) {
+	var out bytes.Buffer
+	p := NewPrinter(&out)
+	p.Part(1, "first", []string{"a tool", "a hook"})
+	p.Part(2, "second", nil)
+	p.Part(0, "scenario x.json", nil)
+	assert.Equal(t, "=== part 1: first ===\nsetup: a tool\nsetup: a hook\n\n=== part 2: second ===\n=== scenario x.json ===\n", out.String(),
+		"a part after the first follows an empty line; part 0 is a title alone")
+}
+
+func TestARunNumbersItsTurns(t *testing.T) {
+	var out bytes.Buffer
+	r := NewPrinter(&out).Run()
+	r.NextTurn()
+	r.User("Hi.")
+	r.Delta("I will ")
+	r.Delta("look.")
+	r.MessageEnd(fakemodel.AssistantMessage{Text: "I will look."})
+	r.ToolStart("call_1", "weather", json.RawMessage(`{"city":"Oslo"}`))
+	r.ToolUpdate("call_1", "still waiting")
+	r.ToolEnd("call_1", "weather", "Oslo 4 °C", false)
+	r.MessageEnd(fakemodel.ToolResultMessage{ToolCallID: "call_1"})
+	r.NextTurn()
+	r.UserInTurn("Only direct flights.")
+	r.ToolEnd("call_2", "search", "no flights", true, "terminate")
+	r.MessageEnd(fakemodel.AssistantMessage{StopReason: fakemodel.StopReasonError, ErrorMessage: "503"})
+	r.MessageEnd(fakemodel.AssistantMessage{StopReason: fakemodel.StopReasonAborted, ErrorMessage: "context canceled"})
+	want := `user: Hi.
+turn 1 · model said: I will look.
+turn 1 · start call_1 weather {"city":"Oslo"}
+turn 1 · call_1 reports: still waiting
+turn 1 · done call_1 weather ⇒ Oslo 4 °C
+turn 1 · history ← result of call_1
+turn 2 · user: Only direct flights.
+turn 2 · done call_2 search ⇒ error: no flights (terminate)
+turn 2 · model request failed: 503
+turn 2 · model request aborted: context canceled
+`
+	assert.Equal(t, want, out.String())
+}
+
+func TestAnAsideWaitsForTheEndOfTheStreamingLine(t *testing.T) {
+	var out bytes.Buffer
+	r := NewPrinter(&out).Run()
+	r.NextTurn()
+	r.Aside("(before)")
+	r.Delta("Hello")
+	r.Aside("(the user types)")
+	r.Delta(" world.")
+	r.MessageEnd(fakemodel.AssistantMessage{Text: "Hello world."})
+	r.Aside("(after)")
+	assert.Equal(t, "(before)\nturn 1 · model said: Hello world.\n(the user types)\n(after)\n", out.String(),
+		"a line that comes while the reply streams waits for the end of the reply's line")
+}
+
+func TestHowARunEnded(t *testing.T) {
+	history := []fakemodel.Message{
+		fakemodel.UserMessage{}, fakemodel.AssistantMessage{},
+		fakemodel.ToolResultMessage{}, fakemodel.ToolResultMessage{}, fakemodel.ToolResultMessage{},
+		fakemodel.AssistantMessage{}, fakemodel.ToolResultMessage{}, fakemodel.ToolResultMessage{},
+	}
+	var out bytes.Buffer
+	r := NewPrinter(&out).Run()
+	r.Ended(2, "completed", true, "")
+	r.Ended(1, "stopped", false, "ShouldStopAfterTurn returned true")
+	r.Messages("history holds", history)
+	r.Messages("the run added", history[:1])
+	r.Answer("25", true)
+	r.Answer("", false)
+	want := `loop ended: 2 turns, stop reason completed
+loop ended: 1 turn, stop reason stopped (ShouldStopAfterTurn returned true)
+history holds 8 messages: user, assistant, toolResult ×3, assistant, toolResult, toolResult
+the run added 1 message: user
+answer: 25
+answer: none: the loop stopped before the model answered
+`
+	assert.Equal(t, want, out.String())
+}
+
+func TestAgentState(t *testing.T) {
+	var out bytes.Buffer
+	p := NewPrinter(&out)
+	p.AgentState(1, nil, nil)
+	p.AgentState(6, []fakemodel.Message{fakemodel.UserMessage{Text: "Only direct flights."}}, []fakemodel.Message{fakemodel.UserMessage{Text: "Book it."}})
+	want := `the agent's history holds 1 message; nothing is queued
+the agent's history holds 6 messages; still queued: steering message "Only direct flights.", follow-up "Book it."
+`
+	assert.Equal(t, want, out.String())
+}
+
+// A call is one tool call that waits on a clock.
+type call struct {
+	id string
+	d  time.Duration
+}
+
+// batch runs calls on clk as a parallel batch does: all start, then each
+// waits for its duration and ends.
+func batch(clk *democlock.Clock, calls ...call) {
+	for _, c := range calls {
+		clk.Start(c.id)
+	}
+	var wg sync.WaitGroup
+	for _, c := range calls {
+		wg.Go(func() {
+			_ = clk.Sleep(context.Background(), c.id, c.d)
+			clk.End(c.id)
+		})
+	}
+	wg.Wait()
+}
+
+// results are results of the calls with these IDs.
+func results(ids ...string) []fakemodel.ToolResultMessage {
+	out := make([]fakemodel.ToolResultMessage, len(ids))
+	for i, id := range ids {
+		out[i] = fakemodel.ToolResultMessage{ToolCallID: id}
+	}
+	return out
+}
+
+func TestBatchTookSaysHowLongABatchTookOnItsClock(t *testing.T) {
+	tests := []struct {
+		name string
+		// run runs the batch's calls on the clock.
+		run  func(*democlock.Clock)
+		want string
+	}{
+		{
+			name: "in parallel",
+			run: func(clk *democlock.Clock) {
+				batch(clk, call{"a", 300 * time.Millisecond}, call{"b", 200 * time.Millisecond}, call{"c", 400 * time.Millisecond})
+			},
+			want: "turn 1 · the batch took 0.4 s, as long as its slowest call, not the 0.9 s its calls add up to\n",
+		},
+		{
+			name: "one at a time",
+			run: func(clk *democlock.Clock) {
+				batch(clk, call{"a", 300 * time.Millisecond})
+				batch(clk, call{"b", 200 * time.Millisecond})
+				batch(clk, call{"c", 400 * time.Millisecond})
+			},
+			want: "turn 1 · the batch took 0.9 s, the sum of its calls, not the 0.4 s of its slowest call\n",
+		},
+		{
+			name: "neither",
+			run: func(clk *democlock.Clock) {
+				batch(clk, call{"a", 100 * time.Millisecond})
+				batch(clk, call{"b", 200 * time.Millisecond}, call{"c", 100 * time.Millisecond})
+			},
+			want: "turn 1 · the batch took 0.3 s; its slowest call took 0.2 s, and its calls add up to 0.4 s\n",
+		},
+		{
+			name: "calls that take no time",
+			run:  func(clk *democlock.Clock) { batch(clk, call{"a", 0}, call{"b", 0}, call{"c", 0}) },
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				clk := democlock.New()
+				tt.run(clk)
+				var out bytes.Buffer
+				r := NewPrinter(&out).TimedRun(clk)
+				r.NextTurn()
+				r.BatchTook(results("a", "b", "c"))
+				assert.Equal(t, tt.want, out.String())
+			})
+		})
+	}
+}
+
+func TestBatchTookSaysNothingWhenThereIsNothingToCompare(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		clk := democlock.New()
+		batch(clk, call{"a", 300 * time.Millisecond}, call{"b", 200 * time.Millisecond})
+		var out bytes.Buffer
+		NewPrinter(&out).Run().BatchTook(results("a", "b"))
+		assert.Empty(t, out.String(), "no clock")
+		NewPrinter(&out).TimedRun(clk).BatchTook(results("a"))
+		assert.Empty(t, out.String(), "a batch of one call")
+		failed := results("a", "b")
+		failed[1].IsError = true
+		NewPrinter(&out).TimedRun(clk).BatchTook(failed)
+		assert.Empty(t, out.String(), "an error result: a call was cut short")
+		NewPrinter(&out).TimedRun(clk).BatchTook(results("a", "b"))
+		assert.NotEmpty(t, out.String(), "the same batch, timed")
+	})
+}

@@ -1,0 +1,203 @@
+package narrative
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/democlock"
+)
+
+// A Run writes the narrative of one run of the loop, line by line, as the
+// lab's events arrive. It numbers the turns, so that each line of a turn
+// starts with "turn N ·", and keeps the model's reply on one line while it
+// streams in. Make one with Printer.Run or Printer.TimedRun for each run.
+type Run struct {
+	*Printer
+	// clock, if set, is the clock the run's tools wait on.
+	clock *democlock.Clock
+	// number is the current turn's number.
+	number    int
+	streaming bool
+	// held are lines that came while the model's reply was streaming:
+	// they wait for the end of its line.
+	held []string
+}
+
+// Run returns the narrative of a new run, written by p.
+func (p *Printer) Run() *Run {
+	return &Run{Printer: p}
+}
+
+// TimedRun returns the narrative of a new run whose tools wait on clock,
+// which BatchTook reads. A nil clock times nothing.
+func (p *Printer) TimedRun(clock *democlock.Clock) *Run {
+	return &Run{Printer: p, clock: clock}
+}
+
+// prefix starts each line of the current turn.
+func (r *Run) prefix() string {
+	return r.turn.Sprintf("turn %d ·", r.number)
+}
+
+// NextTurn starts the next turn: turn_start.
+func (r *Run) NextTurn() {
+	r.number++
+}
+
+// User prints the user's prompt, which opens the run.
+func (r *Run) User(text string) {
+	fmt.Fprintf(r.w, "%s %s\n", r.label.Sprint("user:"), text)
+}
+
+// UserInTurn prints a user's message in the turn it enters, as a steering
+// or follow-up message enters a later turn.
+func (r *Run) UserInTurn(text string) {
+	fmt.Fprintf(r.w, "%s %s %s\n", r.prefix(), r.label.Sprint("user:"), text)
+}
+
+// Delta prints one chunk of the model's reply as it streams in: the first
+// chunk of a reply opens its line, "model said:".
+func (r *Run) Delta(chunk string) {
+	if !r.streaming {
+		fmt.Fprintf(r.w, "%s model said: ", r.prefix())
+		r.streaming = true
+	}
+	fmt.Fprint(r.w, chunk)
+}
+
+// Aside prints a line that tells no event, such as what a simulated user
+// does. While the model's reply streams in, it waits for the end of the
+// reply's line.
+func (r *Run) Aside(text string) {
+	if r.streaming {
+		r.held = append(r.held, text)
+		return
+	}
+	r.Line(text)
+}
+
+// MessageEnd prints the end of a message: for the model's reply, the end of
+// its line, and a line if the request failed or was aborted; for a tool
+// result, that it entered the history.
+func (r *Run) MessageEnd(m fakemodel.Message) {
+	switch m := m.(type) {
+	case fakemodel.AssistantMessage:
+		if r.streaming {
+			fmt.Fprintln(r.w)
+			r.streaming = false
+			for _, text := range r.held {
+				r.Line(text)
+			}
+			r.held = nil
+		}
+		switch m.StopReason {
+		case fakemodel.StopReasonError:
+			fmt.Fprintf(r.w, "%s %s %s\n", r.prefix(), r.bad.Sprint("model request failed:"), m.ErrorMessage)
+		case fakemodel.StopReasonAborted:
+			fmt.Fprintf(r.w, "%s %s %s\n", r.prefix(), r.warn.Sprint("model request aborted:"), m.ErrorMessage)
+		}
+	case fakemodel.ToolResultMessage:
+		fmt.Fprintf(r.w, "%s history ← result of %s\n", r.prefix(), m.ToolCallID)
+	}
+}
+
+// ToolStart prints that the loop begins to handle a tool call.
+func (r *Run) ToolStart(id, name string, args json.RawMessage) {
+	fmt.Fprintf(r.w, "%s start %s %s %s\n", r.prefix(), id, name, args)
+}
+
+// ToolUpdate prints a progress note of a running call.
+func (r *Run) ToolUpdate(id, partial string) {
+	fmt.Fprintf(r.w, "%s %s reports: %s\n", r.prefix(), id, partial)
+}
+
+// ToolEnd prints a call's result, marked if it is an error. Each of marks,
+// such as "terminate", follows the result in parentheses, painted as a
+// warning.
+func (r *Run) ToolEnd(id, name, result string, isError bool, marks ...string) {
+	if isError {
+		result = r.bad.Sprint("error: ") + result
+	}
+	for _, mark := range marks {
+		result += r.warn.Sprint(" (" + mark + ")")
+	}
+	fmt.Fprintf(r.w, "%s done %s %s ⇒ %s\n", r.prefix(), id, name, result)
+}
+
+// Ended prints how the run ended: after how many turns, and its stop
+// reason, painted as good news if the run completed and as a warning
+// otherwise. why, if not empty, follows the reason in parentheses.
+func (r *Run) Ended(turns int, reason string, completed bool, why string) {
+	painted := r.good.Sprint(reason)
+	if !completed {
+		painted = r.warn.Sprint(reason)
+	}
+	if why != "" {
+		painted += " (" + why + ")"
+	}
+	fmt.Fprintf(r.w, "%s %s, stop reason %s\n", r.label.Sprint("loop ended:"), Count(turns, "turn"), painted)
+}
+
+// Messages prints how many messages there are and their roles, after what,
+// such as "history holds".
+func (r *Run) Messages(what string, messages []fakemodel.Message) {
+	fmt.Fprintf(r.w, "%s %s: %s\n", what, Count(len(messages), "message"), roleList(messages))
+}
+
+// Answer prints what the user finally reads: text, if ok says the model
+// answered, and otherwise that there is no answer.
+func (r *Run) Answer(text string, ok bool) {
+	if !ok {
+		text = r.warn.Sprint("none: the loop stopped before the model answered")
+	}
+	fmt.Fprintf(r.w, "%s %s\n", r.label.Sprint("answer:"), text)
+}
+
+// BatchTook says how long a batch of calls took on the run's clock (see
+// TimedRun): as long as its slowest call, as a parallel batch does, or as
+// long as all its calls together, as a sequential one does. results are the
+// batch's results, whose IDs name the calls. The times are the clock's, so
+// they are the same on every run; the machine took about as long, more on a
+// busy machine. Without a clock, for a batch of one call, or for one with an
+// error result (a hook, an error or Ctrl-C cut a call short), it says
+// nothing.
+func (r *Run) BatchTook(results []fakemodel.ToolResultMessage) {
+	if r.clock == nil || len(results) < 2 {
+		return
+	}
+	var first, last, slowest, sum time.Duration
+	for i, res := range results {
+		if res.IsError {
+			return
+		}
+		start, end := r.clock.Span(res.ToolCallID)
+		if i == 0 || start < first {
+			first = start
+		}
+		last = max(last, end)
+		slowest = max(slowest, end-start)
+		sum += end - start
+	}
+	took := last - first
+	if took == 0 {
+		return
+	}
+	switch {
+	case took == slowest && took < sum:
+		r.Line(fmt.Sprintf("%s the batch took %s, as long as its slowest call, not the %s its calls add up to",
+			r.prefix(), seconds(took), seconds(sum)))
+	case took == sum && took > slowest:
+		r.Line(fmt.Sprintf("%s the batch took %s, the sum of its calls, not the %s of its slowest call",
+			r.prefix(), seconds(took), seconds(slowest)))
+	default:
+		r.Line(fmt.Sprintf("%s the batch took %s; its slowest call took %s, and its calls add up to %s",
+			r.prefix(), seconds(took), seconds(slowest), seconds(sum)))
+	}
+}
+
+// seconds writes d in seconds, to a tenth.
+func seconds(d time.Duration) string {
+	return fmt.Sprintf("%.1f s", d.Seconds())
+}

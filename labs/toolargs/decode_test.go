@@ -1,0 +1,119 @@
+package toolargs
+
+import (
+	"encoding/json"
+	"maps"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// note takes two strings, as a tool that writes a note does.
+type note struct {
+	Path string `json:"path"`
+	Text string `json:"text"`
+}
+
+// numbers takes a number and a list of whole numbers.
+type numbers struct {
+	N     float64 `json:"n"`
+	Count []int   `json:"count"`
+}
+
+// A decodeCase is arguments and the error Decode must give, "" for none.
+type decodeCase struct {
+	args, err string
+}
+
+// checkDecode decodes each case's arguments into an A.
+func checkDecode[A any](t *testing.T, tests []decodeCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.args, func(t *testing.T) {
+			_, err := Decode[A](json.RawMessage(tt.args))
+			if tt.err == "" {
+				assert.NoError(t, err)
+			} else {
+				assert.EqualError(t, err, tt.err)
+			}
+		})
+	}
+}
+
+func TestDecodeRefusesWhatTheToolDoesNotTake(t *testing.T) {
+	checkDecode[note](t, []decodeCase{
+		{args: `{"path":"a","text":"b"}`},
+		{args: `{"text":"b","path":"a"}`},
+		{args: `{"path":"a"}`, err: `missing field "text"`},
+		{args: `{"path":"a","text":"b","mode":"x"}`, err: `unknown field "mode"`},
+		{args: `{"path":1,"text":"b"}`, err: `field "path" must be a string, not a number`},
+		{args: `{"path":null,"text":"b"}`, err: `field "path" must be a string, not null`},
+		{args: `{"Path":"a","Text":"b"}`, err: `unknown field "Path"`},
+		{args: `{"path":"a","text":"b","Text":"c"}`, err: `unknown field "Text"`},
+		{args: `{"path":"a","text":"b"} {}`, err: `arguments are not valid JSON: invalid character '{' after top-level value`},
+		{args: ``, err: `arguments are not valid JSON: unexpected end of JSON input`},
+		{args: `[]`, err: `arguments must be a JSON object, not an array`},
+		{args: `"a"`, err: `arguments must be a JSON object, not a string`},
+		{args: `true`, err: `arguments must be a JSON object, not a boolean`},
+		{args: `null`, err: `arguments must be a JSON object, not null`},
+		{args: `{"path":`, err: `arguments are not valid JSON: unexpected end of JSON input`},
+		{args: `{"path":"a","text":{"x":1}}`, err: `field "text" must be a string, not an object`},
+	})
+}
+
+func TestDecodeNumbersAndLists(t *testing.T) {
+	checkDecode[numbers](t, []decodeCase{
+		{args: `{"n":1,"count":[1,2]}`},
+		{args: `{"n":"1","count":[1]}`, err: `field "n" must be a number, not a string`},
+		{args: `{"n":1e400,"count":[1]}`, err: `field "n" is out of range: 1e400`},
+		{args: `{"n":1,"count":[-1e30]}`, err: `field "count" is out of range: -1e30`},
+		{args: `{"n":1,"count":[1e3]}`, err: `field "count" must be a whole number without a fraction or exponent, not 1e3`},
+		{args: `{"n":1,"count":[1.5]}`, err: `field "count" must be a whole number, not 1.5`},
+		{args: `{"n":1,"count":[true]}`, err: `field "count" must be a whole number, not a boolean`},
+		{args: `{"n":1,"count":[1,null]}`, err: `field "count" must not contain null`},
+		{args: `{"n":1,"count":null}`, err: `field "count" must be an array, not null`},
+		{args: `{"n":1,"count":"1,2"}`, err: `field "count" must be an array, not a string`},
+	})
+}
+
+func TestDecodeNamesTheFirstUnknownFieldInSortedOrder(t *testing.T) {
+	// A Go map has no order: without sorting, the error would name either
+	// field, and differ from run to run.
+	for range 20 {
+		_, err := Decode[note](json.RawMessage(`{"z":1,"path":"a","text":"b","y":2}`))
+		require.EqualError(t, err, `unknown field "y"`)
+	}
+}
+
+func TestDecodeFillsTheArguments(t *testing.T) {
+	got, err := Decode[numbers](json.RawMessage(`{"count":[1,2],"n":2.5}`))
+	require.NoError(t, err)
+	assert.Equal(t, numbers{N: 2.5, Count: []int{1, 2}}, got)
+}
+
+func TestFieldsAreTheJSONNamesInOrder(t *testing.T) {
+	assert.Equal(t, []string{"path", "text"}, Fields[note]())
+	assert.Equal(t, []string{"n", "count"}, Fields[numbers]())
+}
+
+// FuzzDecode feeds Decode any bytes. Nothing may panic, and an input it
+// accepts must be a JSON object with exactly the keys path and text, neither
+// of them null.
+func FuzzDecode(f *testing.F) {
+	for _, seed := range []string{`{"path":"a","text":"b"}`, `{"path":"a"}`, `{"path":1}`, `null`, `[]`, `{"path":"a","text":"b","x":1}`, `{"path":null,"text":"b"}`, `{"Path":"a","text":"b"}`} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		if _, err := Decode[note](raw); err != nil {
+			return
+		}
+		var object map[string]any
+		require.NoError(t, json.Unmarshal(raw, &object), "accepted arguments are a JSON object")
+		assert.ElementsMatch(t, []string{"path", "text"}, slices.Collect(maps.Keys(object)))
+		for key, value := range object {
+			assert.NotNil(t, value, "accepted %q is not null", key)
+		}
+	})
+}
