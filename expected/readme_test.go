@@ -3,6 +3,7 @@ package expected
 import (
 	"bufio"
 	"bytes"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,28 +18,41 @@ import (
 // The lab READMEs quote code by line and output by copy. These tests keep
 // both true when the code or a golden file changes.
 
-// readmes returns every README.md of the repository, by path from the root.
+// readmes returns every README of the repository, in English (README.md)
+// and in Chinese (README.zh-CN.md), by path from the root. It leaves out
+// mywork/, a learner's copies, and the copies that tests make in
+// directories whose names start with "_" or ".", as go test ./... does.
 func readmes(t *testing.T) map[string][]byte {
 	t.Helper()
 	root, err := Root()
 	require.NoError(t, err)
-	paths, err := filepath.Glob(filepath.Join(root, "labs", "*", "README.md"))
-	require.NoError(t, err)
-	more, err := filepath.Glob(filepath.Join(root, "labs", "*", "*", "README.md"))
-	require.NoError(t, err)
-	paths = append(paths, more...)
-	paths = append(paths, filepath.Join(root, "README.md"))
 	out := map[string][]byte{}
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if os.IsNotExist(err) {
-			continue
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
 		}
-		require.NoError(t, err)
+		name := d.Name()
+		if d.IsDir() {
+			if p != root && (strings.HasPrefix(name, "_") || strings.HasPrefix(name, ".") || name == "testdata" || name == "mywork") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if name != "README.md" && name != twinName {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
 		rel, err := filepath.Rel(root, p)
-		require.NoError(t, err)
+		if err != nil {
+			return err
+		}
 		out[filepath.ToSlash(rel)] = data
-	}
+		return nil
+	})
+	require.NoError(t, err)
 	return out
 }
 
