@@ -68,6 +68,7 @@ func runLoop(ctx context.Context, model fakemodel.Model, tools []Tool, prompt st
 		// Step 2: ask the model, sending the full history, because a model
 		// remembers nothing between requests.
 		reply, err := model.Reply(ctx, fakemodel.Request{Messages: history, Tools: specs(tools)})
+		// exercise: failed-request
 		if err != nil {
 			// The one failure the loop cannot work around. Like Pi, it
 			// records the failed reply in the history and stops.
@@ -77,6 +78,7 @@ func runLoop(ctx context.Context, model fakemodel.Model, tools []Tool, prompt st
 			})
 			return Result{History: history, Turns: turn, StopReason: ModelError}
 		}
+		// end of exercise: failed-request
 		history = append(history, reply)
 
 		// Step 3: branch on the reply. A reply without tool calls is the
@@ -85,6 +87,7 @@ func runLoop(ctx context.Context, model fakemodel.Model, tools []Tool, prompt st
 			return Result{History: history, Turns: turn, StopReason: Completed}
 		}
 
+		// exercise: tool-results
 		for _, call := range reply.ToolCalls {
 			// Step 4: run the tool the model asked for. Whatever goes
 			// wrong comes back as a result marked as an error.
@@ -93,6 +96,7 @@ func runLoop(ctx context.Context, model fakemodel.Model, tools []Tool, prompt st
 			// too: reading it is how the model corrects itself.
 			history = append(history, result)
 		}
+		// end of exercise: tool-results
 		// Step 6: back to step 2, with a longer history.
 	}
 	// The guard's exit: a graceful stop with a reason, not an error. The

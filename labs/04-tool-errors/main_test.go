@@ -3,6 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/agent-loop-lab/agent-loop-lab/expected"
@@ -11,6 +15,62 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
+
+// The tests of runLoop check the lab's second exercise, in the README's
+// "Build it yourself": each failing call's result reaches the history and the
+// loop goes on, and a failed request ends it. tools_test.go checks the first
+// exercise, execute. Each test's messages name its rule.
+// Every model is guarded: a loop that never ends fails its test within a
+// second, with a sentence that names the likely cause, instead of hanging
+// until go test's timeout. And every test that runs a tool defers
+// failOnPanic.
+
+// guardTurns is how many turns a test lets the loop run, far more than any
+// test here needs.
+const guardTurns = 50
+
+// guard wraps model in expected.Guard.
+func guard(t *testing.T, model fakemodel.Model, cause string) fakemodel.Model {
+	return expected.Guard(t, model, guardTurns, cause)
+}
+
+// failOnPanic, deferred by a test, turns a panic that escapes the code it
+// tests into a failure of that test, which says where the panic happened.
+// Unrecovered, the panic would crash the test binary: the tests after it
+// would not run, and check would blame their rules.
+func failOnPanic(t *testing.T) {
+	v := recover()
+	if v == nil {
+		return
+	}
+	at, inExecute := panicSite()
+	if inExecute {
+		t.Fatalf("a panic escaped execute: %v (at %s)", v, at)
+	}
+	t.Fatalf("the test panicked: %v (at %s)", v, at)
+}
+
+// panicSite returns where the panic that a deferred function recovers
+// happened: the first frame of the lab's code, tests aside, as
+// "average.go:19". inExecute is true if the panic went through execute.
+func panicSite() (at string, inExecute bool) {
+	_, self, _, _ := runtime.Caller(0)
+	pcs := make([]uintptr, 64)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(1, pcs)])
+	for {
+		f, more := frames.Next()
+		if filepath.Dir(f.File) == filepath.Dir(self) && !strings.HasSuffix(f.File, "_test.go") {
+			if at == "" {
+				at = fmt.Sprintf("%s:%d", filepath.Base(f.File), f.Line)
+			}
+			// The test binary names the function by the package's path.
+			inExecute = inExecute || strings.HasSuffix(f.Function, ".execute")
+		}
+		if !more {
+			return at, inExecute
+		}
+	}
+}
 
 func TestOutputMatchesGoldenFile(t *testing.T) {
 	cases, err := expected.LabCases("04-tool-errors")
@@ -35,16 +95,43 @@ func roles(history []fakemodel.Message) []fakemodel.Role {
 	return out
 }
 
-func TestSelfCorrectingModelAnswersInTurnThree(t *testing.T) {
-	res := runLoop(context.Background(), fakemodel.SelfCorrecting(), []Tool{calculator}, fakemodel.SelfCorrectingPrompt, 3)
+// hello is a reply without tool calls: the answer.
+var hello = fakemodel.AssistantMessage{Text: "Hello."}
 
-	assert.Equal(t, 3, res.Turns)
-	assert.Equal(t, Completed, res.StopReason, "a failing tool does not stop the loop")
-	assert.Equal(t, []fakemodel.Role{"user", "assistant", "toolResult", "assistant", "toolResult", "assistant"}, roles(res.History))
+func TestTheFirstRequestCarriesThePromptAndTheTools(t *testing.T) {
+	model := &recorder{model: guard(t, fakemodel.Scripted(hello), "does runLoop return when a reply has no tool calls (step 3)?")}
+	runLoop(context.Background(), model, []Tool{calculator}, "Hi!", 3)
+	require.NotEmpty(t, model.requests, "step 2: runLoop must ask the model, and returned without asking")
+
+	first := model.requests[0]
+	expected.AssertHistory(t, []fakemodel.Message{fakemodel.UserMessage{Text: "Hi!"}}, first.Messages,
+		"step 1: the first request holds one message, the prompt")
+	assert.Empty(t, cmp.Diff([]fakemodel.ToolSpec{calculateSpec}, first.Tools, expected.JSONAsText),
+		"step 2: the request offers the tools' specs (-want +got)")
+}
+
+func TestAReplyWithoutToolCallsIsTheAnswer(t *testing.T) {
+	model := guard(t, fakemodel.Scripted(hello), "does runLoop return when a reply has no tool calls (step 3)?")
+	res := runLoop(context.Background(), model, []Tool{calculator}, "Hi!", 3)
+
+	expected.AssertHistory(t, []fakemodel.Message{
+		fakemodel.UserMessage{Text: "Hi!"},
+		fakemodel.AssistantMessage{Text: "Hello.", StopReason: fakemodel.StopReasonStop},
+	}, res.History, "step 2: the reply is appended to the history")
+	assert.Equal(t, 1, res.Turns, "step 3: the loop ends in the turn of the reply without tool calls")
+	assert.Equal(t, Completed, res.StopReason, "step 3: the loop ends with stop reason completed")
 	answer, ok := res.Answer()
-	assert.True(t, ok)
-	assert.Equal(t, "100 ÷ 4 = 25.", answer)
+	assert.True(t, ok, "step 3: a completed run has an answer")
+	assert.Equal(t, "Hello.", answer, "the answer is the last reply's text")
+}
 
+func TestSelfCorrectingModelAnswersInTurnThree(t *testing.T) {
+	defer failOnPanic(t)
+	model := guard(t, fakemodel.SelfCorrecting(), "does each result, an error result too, reach the history (step 5)?")
+	res := runLoop(context.Background(), model, []Tool{calculator}, fakemodel.SelfCorrectingPrompt, 3)
+
+	assert.Equal(t, Completed, res.StopReason, "a failing tool does not end the run: the model, asked again, corrects itself, and the run completes")
+	assert.Equal(t, 3, res.Turns, "the model corrects itself in turn 2 and answers in turn 3")
 	want := []fakemodel.Message{
 		fakemodel.UserMessage{Text: fakemodel.SelfCorrectingPrompt},
 		fakemodel.AssistantMessage{
@@ -61,54 +148,77 @@ func TestSelfCorrectingModelAnswersInTurnThree(t *testing.T) {
 		fakemodel.ToolResultMessage{ToolCallID: "call_2", ToolName: "calculate", Content: "25"},
 		fakemodel.AssistantMessage{Text: "100 ÷ 4 = 25.", StopReason: fakemodel.StopReasonStop},
 	}
-	assert.Empty(t, cmp.Diff(want, res.History), "history (-want +got)")
+	expected.AssertHistory(t, want, res.History, "each result, an error result too, reaches the history: user, assistant, toolResult, assistant, toolResult, assistant")
+	answer, ok := res.Answer()
+	assert.True(t, ok, "a completed run has an answer")
+	assert.Equal(t, "100 ÷ 4 = 25.", answer)
 }
 
 func TestEveryFailingCallGetsAnErrorResultAndTheLoopGoesOn(t *testing.T) {
-	res := runLoop(context.Background(), badCalls, []Tool{calculator, average}, badCallsPrompt, 3)
+	defer failOnPanic(t)
+	model := guard(t, badCalls, "does each result, an error result too, reach the history (step 5)?")
+	res := runLoop(context.Background(), model, []Tool{calculator, average}, badCallsPrompt, 3)
 
-	assert.Equal(t, 2, res.Turns, "the model was asked again after the failures")
-	assert.Equal(t, Completed, res.StopReason)
-	require.Len(t, res.History, 12)
-	calls := res.History[1].(fakemodel.AssistantMessage).ToolCalls
-	for i, call := range calls {
+	const rule = "every call of a reply gets a result, in the order of the calls, and the loop goes on"
+	assert.Equal(t, Completed, res.StopReason, "%s: the model answers after the failures", rule)
+	assert.Equal(t, 2, res.Turns, "%s: the model was asked again after the failures", rule)
+	require.Equal(t, 12, len(res.History), "%s: the history holds the prompt, the reply, its 9 results and the answer:\n%s",
+		rule, strings.Join(expected.Transcript(res.History), "\n"))
+	reply, ok := res.History[1].(fakemodel.AssistantMessage)
+	require.True(t, ok, "message 1 is the reply with the calls")
+	for i, call := range reply.ToolCalls {
 		result, ok := res.History[2+i].(fakemodel.ToolResultMessage)
-		require.True(t, ok, "message %d is a tool result", 2+i)
-		assert.Equal(t, call.ID, result.ToolCallID, "results come in the order of the calls")
+		require.True(t, ok, "%s: message %d is a tool result", rule, 2+i)
+		assert.Equal(t, call.ID, result.ToolCallID, "%s: results come in the order of the calls", rule)
 		assert.Equal(t, i > 0, result.IsError, "only the first call succeeds: %s", result.Content)
 	}
 }
 
-func TestAFailedModelRequestEndsTheLoopWithStopReasonError(t *testing.T) {
-	res := runLoop(context.Background(), failingModel, []Tool{calculator}, fakemodel.CalculatorPrompt, 3)
-
-	assert.Equal(t, 2, res.Turns, "the failed request is turn 2")
-	assert.Equal(t, ModelError, res.StopReason)
-	assert.Equal(t, []fakemodel.Role{"user", "assistant", "toolResult", "assistant"}, roles(res.History))
-	last := res.History[len(res.History)-1].(fakemodel.AssistantMessage)
-	assert.Equal(t, fakemodel.StopReasonError, last.StopReason, "the history records the failed reply, as Pi does")
-	assert.Equal(t, "scripted model: 503 Service Unavailable: the model is overloaded", last.ErrorMessage)
-	_, ok := res.Answer()
-	assert.False(t, ok)
-}
-
-func TestTheTurnLimitStillHolds(t *testing.T) {
-	res := runLoop(context.Background(), fakemodel.Stubborn(), []Tool{calculator}, fakemodel.CalculatorPrompt, 3)
-	assert.Equal(t, 3, res.Turns)
-	assert.Equal(t, MaxTurns, res.StopReason)
-	assert.Len(t, res.History, 7)
-}
-
 func TestEveryRequestCarriesTheFullHistory(t *testing.T) {
-	model := &recorder{model: fakemodel.SelfCorrecting()}
+	defer failOnPanic(t)
+	model := &recorder{model: guard(t, fakemodel.SelfCorrecting(), "does each result, an error result too, reach the history (step 5)?")}
 	runLoop(context.Background(), model, []Tool{calculator}, fakemodel.SelfCorrectingPrompt, 3)
 
-	require.Len(t, model.requests, 3, "one request per turn")
+	require.Equal(t, 3, len(model.requests), "one request per turn")
 	require.Equal(t, []fakemodel.Role{"user", "assistant", "toolResult"}, roles(model.requests[1].Messages),
 		"the error result is in the history the model reads")
 	result := model.requests[1].Messages[2].(fakemodel.ToolResultMessage)
 	assert.True(t, result.IsError, "the model reads that its call failed")
 	for _, req := range model.requests {
-		assert.Equal(t, []fakemodel.ToolSpec{calculateSpec}, req.Tools, "every request offers the tools")
+		assert.Empty(t, cmp.Diff([]fakemodel.ToolSpec{calculateSpec}, req.Tools, expected.JSONAsText),
+			"every request offers the tools (-want +got)")
 	}
+}
+
+func TestAFailedModelRequestEndsTheLoopWithStopReasonError(t *testing.T) {
+	defer failOnPanic(t)
+	// failingModel's second request fails: a third is a loop that went on.
+	model := expected.Guard(t, failingModel, 2, "does a failed request end the loop, with stop reason error?")
+	res := runLoop(context.Background(), model, []Tool{calculator}, fakemodel.CalculatorPrompt, 3)
+
+	assert.Equal(t, ModelError, res.StopReason, "a failed request ends the loop with stop reason error")
+	assert.Equal(t, 2, res.Turns, "the failed request is turn 2, and the last")
+	want := []fakemodel.Message{
+		fakemodel.UserMessage{Text: fakemodel.CalculatorPrompt},
+		fakemodel.AssistantMessage{
+			Text:       "I will use the calculator.",
+			ToolCalls:  []fakemodel.ToolCall{{ID: "call_1", Name: "calculate", Arguments: []byte(`{"op":"multiply","a":23,"b":17}`)}},
+			StopReason: fakemodel.StopReasonToolUse,
+		},
+		fakemodel.ToolResultMessage{ToolCallID: "call_1", ToolName: "calculate", Content: "391"},
+		fakemodel.AssistantMessage{StopReason: fakemodel.StopReasonError, ErrorMessage: "scripted model: 503 Service Unavailable: the model is overloaded"},
+	}
+	expected.AssertHistory(t, want, res.History,
+		"the history records the failed reply, as Pi does: an assistant message with stop reason error and the request's error")
+	_, ok := res.Answer()
+	assert.False(t, ok, "a run that ends on a failed request has no answer")
+}
+
+func TestTheTurnLimitStillHolds(t *testing.T) {
+	defer failOnPanic(t)
+	model := guard(t, fakemodel.Stubborn(), "does the loop check the limit before each request?")
+	res := runLoop(context.Background(), model, []Tool{calculator}, fakemodel.CalculatorPrompt, 3)
+	assert.Equal(t, 3, res.Turns)
+	assert.Equal(t, MaxTurns, res.StopReason)
+	assert.Equal(t, 7, len(res.History), "the prompt, then a reply and a result per turn")
 }

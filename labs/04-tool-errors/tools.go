@@ -64,6 +64,7 @@ func findTool(tools []Tool, name string) (Tool, bool) {
 // them: an unknown tool, arguments the tool does not take, an error from
 // the tool, and, since a Go tool can panic, a panic.
 func execute(ctx context.Context, tools []Tool, call fakemodel.ToolCall) (result fakemodel.ToolResultMessage) {
+	// exercise: execute
 	result = fakemodel.ToolResultMessage{ToolCallID: call.ID, ToolName: call.Name}
 	fail := func(format string, a ...any) fakemodel.ToolResultMessage {
 		result.Content, result.IsError = fmt.Sprintf(format, a...), true
@@ -90,4 +91,5 @@ func execute(ctx context.Context, tools []Tool, call fakemodel.ToolCall) (result
 	}
 	result.Content = output
 	return result
+	// end of exercise: execute
 }

@@ -15,73 +15,119 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestExecute(t *testing.T) {
-	const validation = `Validation failed for tool "calculate": `
-	tests := []struct {
-		name, tool, args string
-		want             string
-		isError          bool
-	}{
-		{name: "success", tool: "calculate", args: `{"op":"multiply","a":23,"b":17}`, want: "391"},
-		{name: "add", tool: "calculate", args: `{"op":"add","a":2,"b":3}`, want: "5"},
-		{name: "subtract", tool: "calculate", args: `{"op":"subtract","a":2,"b":3}`, want: "-1"},
-		{name: "a fraction", tool: "calculate", args: `{"op":"divide","a":1,"b":3}`, want: "0.3333333333333333"},
-		{name: "order of fields does not matter", tool: "calculate", args: `{"b":4,"a":100,"op":"divide"}`, want: "25"},
-		{name: "tool error", tool: "calculate", args: `{"op":"divide","a":1,"b":0}`, want: "division by zero", isError: true},
-		{name: "unknown tool", tool: "weather", args: `{}`, want: "Tool weather not found", isError: true},
-		{name: "not JSON", tool: "calculate", args: `{"op":`, want: validation + `arguments are not valid JSON: unexpected end of JSON input. Received arguments: {"op":`, isError: true},
-		{name: "empty", tool: "calculate", args: ``, want: validation + `arguments are not valid JSON: unexpected end of JSON input. Received arguments: `, isError: true},
-		{name: "trailing data", tool: "calculate", args: `{"op":"add","a":1,"b":2} {}`, want: validation + `arguments are not valid JSON: invalid character '{' after top-level value. Received arguments: {"op":"add","a":1,"b":2} {}`, isError: true},
-		{name: "array", tool: "calculate", args: `[1,2]`, want: validation + `arguments must be a JSON object, not an array. Received arguments: [1,2]`, isError: true},
-		{name: "null", tool: "calculate", args: `null`, want: validation + `arguments must be a JSON object, not null. Received arguments: null`, isError: true},
-		{name: "wrong type", tool: "calculate", args: `{"op":"add","a":"2","b":3}`, want: validation + `field "a" must be a number, not a string. Received arguments: {"op":"add","a":"2","b":3}`, isError: true},
-		{name: "wrong type of op", tool: "calculate", args: `{"op":1,"a":2,"b":3}`, want: validation + `field "op" must be a string, not a number. Received arguments: {"op":1,"a":2,"b":3}`, isError: true},
-		{name: "missing field", tool: "calculate", args: `{"op":"add","a":2}`, want: validation + `missing field "b". Received arguments: {"op":"add","a":2}`, isError: true},
-		{name: "unknown field", tool: "calculate", args: `{"op":"add","a":2,"b":3,"c":4}`, want: validation + `unknown field "c". Received arguments: {"op":"add","a":2,"b":3,"c":4}`, isError: true},
-		{name: "op out of range", tool: "calculate", args: `{"op":"power","a":2,"b":3}`, want: validation + `field "op" must be add, subtract, multiply or divide, not "power". Received arguments: {"op":"power","a":2,"b":3}`, isError: true},
-		{name: "number out of range", tool: "calculate", args: `{"op":"add","a":2,"b":-1e16}`, want: validation + `field "b" must be within ±9007199254740992, not -1e+16. Received arguments: {"op":"add","a":2,"b":-1e16}`, isError: true},
-		{name: "number too large for float64", tool: "calculate", args: `{"op":"add","a":1e400,"b":1}`, want: validation + `field "a" is out of range: 1e400. Received arguments: {"op":"add","a":1e400,"b":1}`, isError: true},
-		{name: "null", tool: "calculate", args: `{"op":"add","a":null,"b":2}`, want: validation + `field "a" must be a number, not null. Received arguments: {"op":"add","a":null,"b":2}`, isError: true},
-		{name: "null in a list", tool: "average", args: `{"numbers":[1,null]}`, want: `Validation failed for tool "average": field "numbers" must not contain null. Received arguments: {"numbers":[1,null]}`, isError: true},
-		{name: "null list", tool: "average", args: `{"numbers":null}`, want: `Validation failed for tool "average": field "numbers" must be an array, not null. Received arguments: {"numbers":null}`, isError: true},
-		{name: "name in another case", tool: "calculate", args: `{"op":"add","a":1,"b":2,"A":5}`, want: validation + `unknown field "A". Received arguments: {"op":"add","a":1,"b":2,"A":5}`, isError: true},
-		{name: "only names in another case", tool: "calculate", args: `{"Op":"add","A":1,"B":2}`, want: validation + `unknown field "A". Received arguments: {"Op":"add","A":1,"B":2}`, isError: true},
-		{name: "not a whole number", tool: "average", args: `{"numbers":[1.5]}`, want: `Validation failed for tool "average": field "numbers" must be a whole number, not 1.5. Received arguments: {"numbers":[1.5]}`, isError: true},
-		{name: "a whole number too large", tool: "average", args: `{"numbers":[-1e30]}`, want: `Validation failed for tool "average": field "numbers" is out of range: -1e30. Received arguments: {"numbers":[-1e30]}`, isError: true},
-		{name: "a whole number with an exponent", tool: "average", args: `{"numbers":[1e3]}`, want: `Validation failed for tool "average": field "numbers" must be a whole number without a fraction or exponent, not 1e3. Received arguments: {"numbers":[1e3]}`, isError: true},
-		{name: "average", tool: "average", args: `{"numbers":[1,2,4]}`, want: "2"},
-		{name: "panic", tool: "average", args: `{"numbers":[]}`, want: `Tool "average" panicked: runtime error: integer divide by zero`, isError: true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			call := fakemodel.ToolCall{ID: "id", Name: tt.tool, Arguments: json.RawMessage(tt.args)}
+// The tests of execute check the lab's first exercise, in the README's
+// "Build it yourself": a call that works gets the tool's output, and every
+// call that fails gets a result marked as an error, in Pi's words. One test
+// per rule, in the order of the exercise; each test's messages name its rule.
+// Each call runs under failOnPanic (main_test.go), so that a panic that
+// escapes execute fails its test instead of crashing every test.
+
+// A toolCall is a call of one of the lab's tools, and the text of the result
+// execute must return for it.
+type toolCall struct {
+	name, tool, args string
+	want             string
+}
+
+// checkResults runs each call through execute with both tools, each call a
+// subtest, and checks its result against rule: its text, whether it is
+// marked as an error, and that it answers the call.
+func checkResults(t *testing.T, rule string, isError bool, calls []toolCall) {
+	t.Helper()
+	for _, tc := range calls {
+		t.Run(tc.name, func(t *testing.T) {
+			defer failOnPanic(t)
+			call := fakemodel.ToolCall{ID: "id", Name: tc.tool, Arguments: json.RawMessage(tc.args)}
 			got := execute(context.Background(), []Tool{calculator, average}, call)
-			want := fakemodel.ToolResultMessage{ToolCallID: "id", ToolName: tt.tool, Content: tt.want, IsError: tt.isError}
-			assert.Equal(t, want, got)
+			assert.Equal(t, tc.want, got.Content, "%s: the result's text", rule)
+			if isError {
+				assert.True(t, got.IsError, "%s: the result is marked as an error (IsError), so that the model can tell a failure from a value", rule)
+			} else {
+				assert.False(t, got.IsError, "%s: a call that works is not marked as an error (IsError)", rule)
+			}
+			assert.Equal(t, "id", got.ToolCallID, "the result answers the call: it carries the call's ID")
+			assert.Equal(t, tc.tool, got.ToolName, "the result names the tool the call named")
 		})
 	}
 }
 
+func TestExecuteReturnsTheToolsOutput(t *testing.T) {
+	checkResults(t, "a call that works gets a result with the tool's output", false, []toolCall{
+		{name: "multiply", tool: "calculate", args: `{"op":"multiply","a":23,"b":17}`, want: "391"},
+		{name: "add", tool: "calculate", args: `{"op":"add","a":2,"b":3}`, want: "5"},
+		{name: "subtract", tool: "calculate", args: `{"op":"subtract","a":2,"b":3}`, want: "-1"},
+		{name: "a fraction", tool: "calculate", args: `{"op":"divide","a":1,"b":3}`, want: "0.3333333333333333"},
+		{name: "order of fields does not matter", tool: "calculate", args: `{"b":4,"a":100,"op":"divide"}`, want: "25"},
+		{name: "average", tool: "average", args: `{"numbers":[1,2,4]}`, want: "2"},
+	})
+}
+
+func TestExecuteTurnsAnUnknownToolIntoAnErrorResult(t *testing.T) {
+	checkResults(t, `a call of a tool that does not exist gets an error result, "Tool NAME not found"`, true, []toolCall{
+		{name: "unknown tool", tool: "weather", args: `{}`, want: "Tool weather not found"},
+	})
+}
+
+func TestExecuteTurnsBadArgumentsIntoAnErrorResult(t *testing.T) {
+	const validation = `Validation failed for tool "calculate": `
+	checkResults(t, `arguments the tool does not take get an error result in Pi's words, "Validation failed for tool "NAME": PROBLEM. Received arguments: ARGUMENTS"`, true, []toolCall{
+		{name: "not JSON", tool: "calculate", args: `{"op":`, want: validation + `arguments are not valid JSON: unexpected end of JSON input. Received arguments: {"op":`},
+		{name: "empty", tool: "calculate", args: ``, want: validation + `arguments are not valid JSON: unexpected end of JSON input. Received arguments: `},
+		{name: "trailing data", tool: "calculate", args: `{"op":"add","a":1,"b":2} {}`, want: validation + `arguments are not valid JSON: invalid character '{' after top-level value. Received arguments: {"op":"add","a":1,"b":2} {}`},
+		{name: "array", tool: "calculate", args: `[1,2]`, want: validation + `arguments must be a JSON object, not an array. Received arguments: [1,2]`},
+		{name: "null", tool: "calculate", args: `null`, want: validation + `arguments must be a JSON object, not null. Received arguments: null`},
+		{name: "wrong type", tool: "calculate", args: `{"op":"add","a":"2","b":3}`, want: validation + `field "a" must be a number, not a string. Received arguments: {"op":"add","a":"2","b":3}`},
+		{name: "wrong type of op", tool: "calculate", args: `{"op":1,"a":2,"b":3}`, want: validation + `field "op" must be a string, not a number. Received arguments: {"op":1,"a":2,"b":3}`},
+		{name: "missing field", tool: "calculate", args: `{"op":"add","a":2}`, want: validation + `missing field "b". Received arguments: {"op":"add","a":2}`},
+		{name: "unknown field", tool: "calculate", args: `{"op":"add","a":2,"b":3,"c":4}`, want: validation + `unknown field "c". Received arguments: {"op":"add","a":2,"b":3,"c":4}`},
+		{name: "op out of range", tool: "calculate", args: `{"op":"power","a":2,"b":3}`, want: validation + `field "op" must be add, subtract, multiply or divide, not "power". Received arguments: {"op":"power","a":2,"b":3}`},
+		{name: "number out of range", tool: "calculate", args: `{"op":"add","a":2,"b":-1e16}`, want: validation + `field "b" must be within ±9007199254740992, not -1e+16. Received arguments: {"op":"add","a":2,"b":-1e16}`},
+		{name: "number too large for float64", tool: "calculate", args: `{"op":"add","a":1e400,"b":1}`, want: validation + `field "a" is out of range: 1e400. Received arguments: {"op":"add","a":1e400,"b":1}`},
+		{name: "a null field", tool: "calculate", args: `{"op":"add","a":null,"b":2}`, want: validation + `field "a" must be a number, not null. Received arguments: {"op":"add","a":null,"b":2}`},
+		{name: "null in a list", tool: "average", args: `{"numbers":[1,null]}`, want: `Validation failed for tool "average": field "numbers" must not contain null. Received arguments: {"numbers":[1,null]}`},
+		{name: "null list", tool: "average", args: `{"numbers":null}`, want: `Validation failed for tool "average": field "numbers" must be an array, not null. Received arguments: {"numbers":null}`},
+		{name: "name in another case", tool: "calculate", args: `{"op":"add","a":1,"b":2,"A":5}`, want: validation + `unknown field "A". Received arguments: {"op":"add","a":1,"b":2,"A":5}`},
+		{name: "only names in another case", tool: "calculate", args: `{"Op":"add","A":1,"B":2}`, want: validation + `unknown field "A". Received arguments: {"Op":"add","A":1,"B":2}`},
+		{name: "not a whole number", tool: "average", args: `{"numbers":[1.5]}`, want: `Validation failed for tool "average": field "numbers" must be a whole number, not 1.5. Received arguments: {"numbers":[1.5]}`},
+		{name: "a whole number too large", tool: "average", args: `{"numbers":[-1e30]}`, want: `Validation failed for tool "average": field "numbers" is out of range: -1e30. Received arguments: {"numbers":[-1e30]}`},
+		{name: "a whole number with an exponent", tool: "average", args: `{"numbers":[1e3]}`, want: `Validation failed for tool "average": field "numbers" must be a whole number without a fraction or exponent, not 1e3. Received arguments: {"numbers":[1e3]}`},
+	})
+}
+
 func TestExecuteChecksArgumentsBeforeTheToolRuns(t *testing.T) {
+	defer failOnPanic(t)
 	ran := false
 	tool := newTool(calculateSpec, checkCalculate, func(context.Context, calculateArgs) (string, error) {
 		ran = true
 		return "", nil
 	})
 	got := execute(context.Background(), []Tool{tool}, fakemodel.ToolCall{Name: "calculate", Arguments: json.RawMessage(`{"op":"add"}`)})
-	assert.True(t, got.IsError)
+	assert.True(t, got.IsError, "arguments the tool does not take get an error result")
 	assert.False(t, ran, "a call with bad arguments must never reach the tool")
 }
 
+func TestExecuteTurnsAToolErrorIntoAnErrorResult(t *testing.T) {
+	checkResults(t, "an error the tool returns becomes an error result with the error's text", true, []toolCall{
+		{name: "division by zero", tool: "calculate", args: `{"op":"divide","a":1,"b":0}`, want: "division by zero"},
+	})
+}
+
 func TestExecutePassesTheContextToTheTool(t *testing.T) {
+	defer failOnPanic(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	tool := newTool(calculateSpec, nil, func(ctx context.Context, _ calculateArgs) (string, error) {
 		return "", ctx.Err()
 	})
 	got := execute(ctx, []Tool{tool}, fakemodel.ToolCall{Name: "calculate", Arguments: json.RawMessage(`{"op":"add","a":1,"b":2}`)})
-	assert.Equal(t, "context canceled", got.Content)
+	assert.Equal(t, "context canceled", got.Content, "the tool gets execute's context")
 	assert.True(t, got.IsError)
+}
+
+func TestExecuteRecoversAPanicIntoAnErrorResult(t *testing.T) {
+	checkResults(t, `a panic in a tool is recovered into an error result, "Tool "NAME" panicked: VALUE"`, true, []toolCall{
+		{name: "panic", tool: "average", args: `{"numbers":[]}`, want: `Tool "average" panicked: runtime error: integer divide by zero`},
+	})
 }
 
 // TestSchemasMatchTheArguments keeps the schema each model reads in step with
