@@ -3,15 +3,19 @@ package track
 func init() {
 	register(Lab{
 		Name: "03-maxturns",
-		Idea: Text{EN: "A turn limit, because a model that always asks again never stops."},
+		Idea: Text{
+			EN: "A turn limit, because a model that always asks again never stops.",
+			ZH: "轮数上限：模型若总要再调一次工具，循环就永远停不下来。",
+		},
 		Exercises: []Exercise{{
 			ID:      "turn-limit",
-			Title:   Text{EN: "the turn limit and its stop reason"},
+			Title:   Text{EN: "the turn limit and its stop reason", ZH: "轮数上限及其停止原因"},
 			Section: "Build it yourself",
 			Regions: []Region{{
 				File: "loop.go",
 				ID:   "turn-limit",
-				TODO: Text{EN: `TODO: add the turn limit. README.md, section "Build it yourself",
+				TODO: Text{
+					EN: `TODO: add the turn limit. README.md, section "Build it yourself",
 explains it; go run ./labs check 03-maxturns says which rule is still
 broken. Below is lab 02's loop: it goes on as long as the model asks for
 tools, so a model that always asks never stops.
@@ -19,7 +23,15 @@ tools, so a model that always asks never stops.
     turns. A limit of N allows N turns, no more and no fewer.
  2. When the limit ends the loop, return the history, Turns: maxTurns and
     StopReason MaxTurns, with a nil error: reaching the limit is a way for
-    a run to end, not a failure.`},
+    a run to end, not a failure.`,
+					ZH: `TODO：加上轮数上限。README.zh-CN.md 的「自己动手写」一节有讲解；
+go run ./labs check 03-maxturns 会告诉你哪条规则还没满足。下面是
+实验 02 的循环：只要模型还要工具，它就一直转下去，所以总要工具的
+模型永远停不下来。
+ 1. 每次请求之前检查上限：循环最多转 maxTurns 轮。上限为 N 就允许
+    N 轮，不多也不少。
+ 2. 上限结束循环时，返回历史、Turns: maxTurns 和 StopReason
+    MaxTurns，错误为 nil：到达上限是运行结束的一种方式，不是失败。`},
 				Code: `for turn := 1; ; turn++ {
 	// Step 2: ask the model, sending the full history, because a model
 	// remembers nothing between requests.
@@ -53,21 +65,41 @@ tools, so a model that always asks never stops.
 }`,
 			}},
 			Rules: []Rule{
-				{Test: "TestStubbornModelIsStoppedAfterThreeTurns", Text: Text{EN: "the loop checks the limit before each request: a limit of 3 stops a model that never stops asking after exactly 3 turns, without an error"}},
-				{Test: "TestTheLimitCountsTurns", Text: Text{EN: "a limit of N allows exactly N turns, one request each, for any N"}},
-				{Test: "TestTheStopReasonSaysWhyTheLoopEnded", Text: Text{EN: "a run the limit ends has stop reason max_turns and no answer; a run that ends with an answer, even in the last allowed turn, completed"}},
-				{Test: "TestCalculatorCompletesUnderTheLimit", Text: Text{EN: "a model that answers within the limit completes as in lab 02: 2 turns, 4 messages, the answer"}},
+				{Test: "TestStubbornModelIsStoppedAfterThreeTurns", Text: Text{
+					EN: "the loop checks the limit before each request: a limit of 3 stops a model that never stops asking after exactly 3 turns, without an error",
+					ZH: "循环在每次请求之前检查上限：上限为 3 时，一个永不收手的模型恰好跑满 3 轮就被拦下，不报错",
+				}},
+				{Test: "TestTheLimitCountsTurns", Text: Text{
+					EN: "a limit of N allows exactly N turns, one request each, for any N",
+					ZH: "上限为 N 就恰好允许 N 轮，每轮一次请求，N 取什么值都成立",
+				}},
+				{Test: "TestTheStopReasonSaysWhyTheLoopEnded", Text: Text{
+					EN: "a run the limit ends has stop reason max_turns and no answer; a run that ends with an answer, even in the last allowed turn, completed",
+					ZH: "被上限结束的运行，停止原因是 max_turns，没有回答；以回答结束的运行，哪怕是在允许的最后一轮，停止原因也是 completed",
+				}},
+				{Test: "TestCalculatorCompletesUnderTheLimit", Text: Text{
+					EN: "a model that answers within the limit completes as in lab 02: 2 turns, 4 messages, the answer",
+					ZH: "在上限内给出回答的模型，和实验 02 一样正常完成：2 轮，4 条消息，给出回答",
+				}},
 			},
 			Hints: []Text{
 				{EN: `The limit belongs in the for statement's condition, which lab 02's loop
 leaves empty: for turn := 1; CONDITION; turn++. The condition is checked
 before each turn, so it decides whether the next request is sent. Which
 condition lets turn 1, 2, ..., maxTurns run, and stops before
-maxTurns+1?`},
+maxTurns+1?`,
+					ZH: `上限写在 for 语句的条件里，实验 02 的循环把这个位置空着：
+for turn := 1; CONDITION; turn++。条件在每一轮之前检查，所以由它
+决定下一次请求发不发。什么样的条件能让第 1、2、……、maxTurns 轮
+运行，并在第 maxTurns+1 轮之前停下？`},
 				{EN: `With the condition in place, the loop can now end without a return, so
 the compiler asks for one after it. That is where the limit ended the run:
 return Result{History: history, Turns: maxTurns, StopReason: MaxTurns}, nil.
-Not an error, and not Completed: the model still wanted a tool.`},
+Not an error, and not Completed: the model still wanted a tool.`,
+					ZH: `有了条件，循环就可能不经过 return 而结束，所以编译器要求在它后面
+再写一个 return。代码走到那里，就说明是上限结束了这次运行：
+return Result{History: history, Turns: maxTurns, StopReason: MaxTurns}, nil。
+不是错误，也不是 Completed：模型还想要工具。`},
 			},
 		}},
 		Mistakes: []Mistake{

@@ -22,7 +22,7 @@ var (
 	msgNextOther        = Text{EN: "Next: the exercises pass; make %s pass too. go run ./labs solution %s shows how your files differ from the lab's."}
 	msgNextGolden       = Text{EN: "Next: make your output the lab's. go run ./labs solution %s shows how your files differ from the lab's."}
 	msgDone             = Text{EN: "Done: every exercise of %s passes, and your output is the lab's."}
-	msgDoneNext         = Text{EN: "Next: go run ./labs start %s"}
+	msgDoneNext         = Text{EN: "Next: go run ./labs %s"}
 	msgDoneLast         = Text{EN: "That was the last lab with exercises."}
 	msgNotRun           = Text{EN: "the test did not run: an earlier test crashed or did not finish"}
 	msgMissingTest      = Text{EN: "the test %s is not in your copy: did you delete or rename it? go run ./labs solution %s shows how your files differ from the lab's"}

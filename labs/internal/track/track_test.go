@@ -55,6 +55,7 @@ func TestALearnersWayThroughLab02(t *testing.T) {
 	t.Logf("check of the solved lab took %s", time.Since(began).Round(10*time.Millisecond))
 	assert.Equal(t, 0, res.status, res.stdout)
 	assert.Contains(t, res.stdout, "✓ exercise 1: the six steps of runLoop\n✓ the lab's other tests\n✓ your output matches the lab's, byte for byte\n")
+	assert.Contains(t, res.stdout, "Next: go run ./labs start 03-maxturns\n", "the next lab, not yet started")
 	assert.Empty(t, wb.loadState().Hints["02-loop"], "a passing exercise's hints start again")
 
 	res = runCommand(t, wb, "hint", "02")
