@@ -29,6 +29,9 @@ func TestProgram(t *testing.T) {
 	require.NoError(t, err)
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
+			// The scenarios' tools wait for real, on the demo clock: run
+			// side by side, the cases take as long as the slowest one.
+			t.Parallel()
 			res, err := expected.Run(bin, c.Args...)
 			require.NoError(t, err)
 			assert.Equal(t, 0, res.ExitCode, "stderr: %s", res.Stderr)
@@ -68,6 +71,35 @@ func TestProgram(t *testing.T) {
 		assert.Equal(t, `error: scenario "missing\x1b[2J\nsecond.json": file: no such file or directory`+"\n", string(res.Stderr),
 			"one line, and no escape sequence reaches the terminal")
 		assert.Empty(t, res.Stdout)
+	})
+	t.Run("Ctrl-C in a chat", func(t *testing.T) {
+		// Ctrl-C while the model thinks stops the run and the session goes
+		// on; Ctrl-C while the agent is idle ends it, with status 0. The
+		// real process reads its real standard input, and cli.Main hands
+		// each real Ctrl-C to the session.
+		cmd := exec.Command(bin, "-chat")
+		stdin, err := cmd.StdinPipe()
+		require.NoError(t, err)
+		defer stdin.Close()
+		stdout, err := cmd.StdoutPipe()
+		require.NoError(t, err)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		require.NoError(t, cmd.Start())
+		_, err = io.WriteString(stdin, "What is 2 plus 3?\n")
+		require.NoError(t, err)
+		var printed strings.Builder
+		lines := bufio.NewScanner(stdout)
+		for lines.Scan() {
+			printed.WriteString(lines.Text() + "\n")
+			if strings.HasPrefix(lines.Text(), "turn 1 · user:") || strings.HasPrefix(lines.Text(), "the agent's history holds") {
+				require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
+			}
+		}
+		require.NoError(t, cmd.Wait(), "stderr: %s", stderr.String())
+		assert.Contains(t, printed.String(), "turn 1 · model request aborted: assistant model: context canceled\n")
+		assert.Contains(t, printed.String(), "loop ended: 1 turn, stop reason aborted\n")
+		assert.NotContains(t, stderr.String(), "interrupted")
 	})
 	t.Run("Ctrl-C", func(t *testing.T) {
 		// Press Ctrl-C while a tool runs: when it starts, a minute

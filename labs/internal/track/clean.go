@@ -103,15 +103,19 @@ func panicOf(lines []string, copyDir, copyRel string) *finding {
 		}
 		value = strings.TrimSuffix(strings.TrimSuffix(value, " [recovered, repanicked]"), " [recovered]")
 		f := &finding{why: msgPanic, whyArgs: []any{value}}
+		var said []string
 		switch {
 		case strings.HasPrefix(value, "test timed out after "):
 			return &finding{why: msgTimeout, whyArgs: []any{testTimeout}}
 		case strings.Contains(value, "deadlock"):
 			f = &finding{why: msgDeadlock}
+			// A test that saw its goroutines stuck may have said why.
+			said = failure(lines[:i], copyDir, copyRel).lines
 		}
 		if where := frameIn(lines[i+1:], copyDir, copyRel); where != "" {
 			f.lines = []string{"  at " + where}
 		}
+		f.lines = append(f.lines, said...)
 		return f
 	}
 	return nil

@@ -86,6 +86,23 @@ github.com/x/mywork/06-steering.(*Agent).poll(0x61720180b48?)
 	assert.Equal(t, []string{"  at mywork/06-steering/agent.go:120"}, f.lines, "no goroutine dump, only the place")
 }
 
+func TestFailureOfADeadlockKeepsWhatTheTestSaid(t *testing.T) {
+	out := strings.Split(`=== RUN   TestStuck
+    main_test.go:40: the run is stuck: does a goroutine send on a channel that nobody reads?
+--- FAIL: TestStuck (0.00s)
+panic: deadlock: all goroutines in bubble are blocked [recovered, repanicked]
+
+goroutine 10 [chan send (durable), synctest bubble 1]:
+github.com/x/mywork/05-parallel.(*runState).execute.func1()
+	/repo/mywork/05-parallel/batch.go:205 +0x25`, "\n")
+	f := failure(out, "/repo/mywork/05-parallel", "mywork/05-parallel")
+	assert.Equal(t, msgDeadlock, f.why)
+	assert.Equal(t, []string{
+		"  at mywork/05-parallel/batch.go:205",
+		"main_test.go:40: the run is stuck: does a goroutine send on a channel that nobody reads?",
+	}, f.lines)
+}
+
 func TestShortenSaysHowToSeeTheRest(t *testing.T) {
 	assert.Equal(t, []string{"a", "b"}, shorten([]string{"a", "b"}, 2, "more"))
 	assert.Equal(t, []string{"a", "… 2 more lines: go test"}, shorten([]string{"a", "b", "c"}, 1, "go test"))

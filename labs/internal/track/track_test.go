@@ -19,6 +19,7 @@ func TestALearnersWayThroughLab02(t *testing.T) {
 	if raceEnabled || testing.Short() {
 		t.Skip("runs go test on a copy of lab 02, as TestVerify does")
 	}
+	t.Parallel() // beside TestVerify, whose go commands leave a core idle at times
 	wb := testWorkbook(t, true)
 	require.Equal(t, 0, runCommand(t, wb, "start", "02").status)
 

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -35,8 +36,12 @@ func TestVerify(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the verification builds and tests every copy of every lab")
 	}
+	t.Parallel()
 	wb, err := openWorkbook()
 	require.NoError(t, err)
+	// go test ./... runs other packages' tests beside this one: give each
+	// copy's tests more than a learner's check does, which is about speed.
+	wb.testTimeout = 2 * time.Minute
 	tmp, err := os.MkdirTemp(wb.root, "_track-verify-")
 	if err != nil {
 		t.Skipf("the checkout is read-only, so the verification cannot write its copies of the labs: %v", err)
@@ -59,6 +64,7 @@ func TestVerify(t *testing.T) {
 	}
 	ctx := context.Background()
 
+	t.Logf("%d copies planned in %s", len(v.copies), time.Since(began).Round(100*time.Millisecond))
 	t.Run("vet", func(t *testing.T) {
 		args := []string{"vet"}
 		for _, c := range v.copies {
@@ -70,6 +76,7 @@ func TestVerify(t *testing.T) {
 		assert.NoError(t, err, "every starter and every copy compiles and vets:\n%s", out)
 	})
 
+	t.Logf("vetted in %s", time.Since(began).Round(100*time.Millisecond))
 	var targets []target
 	for _, c := range v.copies {
 		if c.expect != nil {
@@ -91,7 +98,7 @@ func TestVerify(t *testing.T) {
 	}
 	t.Logf("copies checked in %s", time.Since(began).Round(100*time.Millisecond))
 
-	v.verifyClaims(t, ctx)
+	v.verifyClaims(ctx)(t)
 	t.Logf("verification took %s", time.Since(began).Round(100*time.Millisecond))
 }
 
@@ -314,10 +321,11 @@ func (v *verifier) planClaims(t *testing.T, readme string) {
 	}
 }
 
-// verifyClaims runs what the claims are about and compares: one go test per
-// -run pattern for every copy at once, one build per copy that a go run
-// claim is about.
-func (v *verifier) verifyClaims(t *testing.T, ctx context.Context) {
+// verifyClaims starts what the claims are about: one go test per -run
+// pattern for every copy at once, and one build per copy that a go run
+// claim is about, two go commands at a time. finish waits for them, and
+// compares.
+func (v *verifier) verifyClaims(ctx context.Context) (finish func(t *testing.T)) {
 	byRun := map[string][]claimCopy{}
 	var runs []string
 	for _, cc := range v.claims {
@@ -333,7 +341,20 @@ func (v *verifier) verifyClaims(t *testing.T, ctx context.Context) {
 			}
 		}
 	}
-	for _, pattern := range runs {
+	bin := filepath.Join(v.dir, "bin")
+	programs := make([]string, len(v.claims))
+	results := make([]map[string]*pkgRun, len(runs))
+	errs := make([]error, len(runs)+len(v.claims))
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, 2)
+	start := func(slot int, job func() error) {
+		wg.Go(func() {
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			errs[slot] = job()
+		})
+	}
+	for i, pattern := range runs {
 		var pkgs []string
 		for _, cc := range byRun[pattern] {
 			pkgs = append(pkgs, v.wb.rel(cc.copy.dir))
@@ -342,41 +363,58 @@ func (v *verifier) verifyClaims(t *testing.T, ctx context.Context) {
 		if pattern != "" {
 			args = []string{"-run", pattern}
 		}
-		results, err := v.wb.runTests(ctx, pkgs, args...)
-		require.NoError(t, err)
-		for _, cc := range byRun[pattern] {
-			run := results[v.wb.rel(cc.copy.dir)]
+		start(i, func() (err error) {
+			results[i], err = v.wb.runTests(ctx, pkgs, args...)
+			return err
+		})
+	}
+	for i, cc := range v.claims {
+		if !slices.ContainsFunc(cc.claims, readmeClaim.aboutProgram) {
+			continue
+		}
+		programs[i] = filepath.Join(bin, fmt.Sprintf("claims-%d", i))
+		start(len(runs)+i, func() error {
+			cmd := exec.CommandContext(ctx, "go", "build", "-gcflags=-N -l", "-ldflags=-s -w", "-o", programs[i], "./"+v.wb.rel(cc.copy.dir))
+			cmd.Dir = v.wb.root
+			if out, err := cmd.CombinedOutput(); err != nil {
+				return fmt.Errorf("build %s: %v\n%s", cc.copy.name, err, out)
+			}
+			return nil
+		})
+	}
+	return func(t *testing.T) {
+		wg.Wait()
+		for _, err := range errs {
+			require.NoError(t, err)
+		}
+
+		for i, pattern := range runs {
+			for _, cc := range byRun[pattern] {
+				run := results[i][v.wb.rel(cc.copy.dir)]
+				for _, c := range cc.claims {
+					if c.run == pattern && (c.kind == "fails" || c.kind == "passes" || c.kind == "prints") {
+						t.Run(c.String(), func(t *testing.T) {
+							for _, p := range testClaimProblems(c, run) {
+								t.Error(p)
+							}
+						})
+					}
+				}
+			}
+		}
+		for i, cc := range v.claims {
 			for _, c := range cc.claims {
-				if c.run == pattern && (c.kind == "fails" || c.kind == "passes" || c.kind == "prints") {
-					t.Run(c.String(), func(t *testing.T) {
-						for _, p := range testClaimProblems(c, run) {
-							t.Error(p)
-						}
-					})
+				if c.aboutProgram() {
+					t.Run(c.String(), func(t *testing.T) { v.checkProgramClaim(t, ctx, c, programs[i]) })
 				}
 			}
 		}
 	}
-	bin := filepath.Join(v.dir, "bin")
-	for i, cc := range v.claims {
-		var programClaims []readmeClaim
-		for _, c := range cc.claims {
-			if c.kind == "stdout" || c.kind == "stderr" || c.kind == "exit" {
-				programClaims = append(programClaims, c)
-			}
-		}
-		if len(programClaims) == 0 {
-			continue
-		}
-		program := filepath.Join(bin, fmt.Sprintf("claims-%d", i))
-		cmd := exec.CommandContext(ctx, "go", "build", "-o", program, "./"+v.wb.rel(cc.copy.dir))
-		cmd.Dir = v.wb.root
-		out, err := cmd.CombinedOutput()
-		require.NoError(t, err, "build %s:\n%s", cc.copy.name, out)
-		for _, c := range programClaims {
-			t.Run(c.String(), func(t *testing.T) { v.checkProgramClaim(t, ctx, c, program) })
-		}
-	}
+}
+
+// aboutProgram reports whether the claim is about go run of the lab.
+func (c readmeClaim) aboutProgram() bool {
+	return c.kind == "stdout" || c.kind == "stderr" || c.kind == "exit"
 }
 
 // testClaimProblems checks a claim about go test on the edited copy, and

@@ -1,12 +1,14 @@
 package track
 
 import (
+	"cmp"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/agent-loop-lab/agent-loop-lab/expected"
 )
@@ -17,6 +19,15 @@ type workbook struct {
 	root string   // the repository's root
 	work string   // the learner's copies: root/mywork
 	labs []string // every lab's name, in order
+	// testTimeout, if set, replaces testTimeout. The verification sets a
+	// longer one: it checks what check reports, not how fast, and runs
+	// beside other packages' tests on a busy machine.
+	testTimeout time.Duration
+}
+
+// timeout is go test's -timeout for a copy.
+func (wb *workbook) timeout() time.Duration {
+	return cmp.Or(wb.testTimeout, testTimeout)
 }
 
 // openWorkbook finds the repository the command runs in.
