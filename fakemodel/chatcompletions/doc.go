@@ -55,6 +55,11 @@
 //   - A tool result becomes a message with role "tool" and the tool_call_id
 //     of its call. The API has no field that marks a failure, so the content
 //     of an error result starts with "Error: ". (Pi sends the text alone.)
+//   - A tool call without a result gets one: "Error: No result provided",
+//     where the next user or assistant message begins, or at the end, as
+//     pi-ai 0.83.0's transformMessages does. A run cancelled while its
+//     calls were prepared leaves such calls, and a server rejects a
+//     history in which a call has no result.
 //   - Each tool spec becomes a tool of type "function" with its name,
 //     description and parameters, the JSON Schema.
 //

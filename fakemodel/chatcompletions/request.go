@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
@@ -76,13 +77,30 @@ func requestBody(model string, req fakemodel.Request) ([]byte, error) {
 // reply (stop reason error or aborted), which is a note for the user and not
 // something the model said, and a reply with neither text nor tool calls,
 // which some servers reject.
+//
+// It also answers every tool call that has no result, as pi-ai 0.83.0's
+// transformMessages does: a run cancelled while its tool calls were
+// prepared leaves the later calls unanswered, and a server rejects a
+// history in which a call has no result (HTTP 400). Each such call gets an
+// error result, "No result provided", where the next user or assistant
+// message begins, or at the end. The history itself is not changed.
 func wireMessages(history []fakemodel.Message) []wireMessage {
 	var out []wireMessage
+	var unanswered []string // the calls of the last reply, without a result so far
+	answer := func() {
+		for _, id := range unanswered {
+			content := errorPrefix + noResult
+			out = append(out, wireMessage{Role: "tool", Content: &content, ToolCallID: id})
+		}
+		unanswered = nil
+	}
 	for _, m := range history {
 		switch m := m.(type) {
 		case fakemodel.UserMessage:
+			answer()
 			out = append(out, wireMessage{Role: "user", Content: &m.Text})
 		case fakemodel.AssistantMessage:
+			answer()
 			if m.StopReason == fakemodel.StopReasonError || m.StopReason == fakemodel.StopReasonAborted {
 				continue
 			}
@@ -96,12 +114,14 @@ func wireMessages(history []fakemodel.Message) []wireMessage {
 					Type:     "function",
 					Function: wireFunction{Name: c.Name, Arguments: wireArguments(c.Arguments)},
 				})
+				unanswered = append(unanswered, c.ID)
 			}
 			if w.Content == nil && len(w.ToolCalls) == 0 {
 				continue
 			}
 			out = append(out, w)
 		case fakemodel.ToolResultMessage:
+			unanswered = slices.DeleteFunc(unanswered, func(id string) bool { return id == m.ToolCallID })
 			content := m.Content
 			if m.IsError {
 				content = errorPrefix + content
@@ -109,8 +129,13 @@ func wireMessages(history []fakemodel.Message) []wireMessage {
 			out = append(out, wireMessage{Role: "tool", Content: &content, ToolCallID: m.ToolCallID})
 		}
 	}
+	answer()
 	return out
 }
+
+// noResult is the text of the error result that answers a tool call without
+// a result, as pi-ai writes it.
+const noResult = "No result provided"
 
 // wireArguments returns the arguments of an earlier tool call as the API
 // sends them back. Arguments that are not a JSON object, such as the

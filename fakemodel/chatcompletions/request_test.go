@@ -129,3 +129,56 @@ func TestReplyRejectsToolParametersThatAreNotJSON(t *testing.T) {
 		assert.Empty(t, srv.bodies, "a request that cannot be encoded is not sent")
 	})
 }
+
+// TestACallWithoutAResultGetsOne: a run cancelled while its tool calls were
+// prepared leaves the later calls without a result, and a reply aborted
+// after them. A server rejects such a history (HTTP 400), so the request
+// answers each such call with an error result, "No result provided", as
+// pi-ai 0.83.0's transformMessages does: where the next user or assistant
+// message begins, after the results that did come, or at the end.
+func TestACallWithoutAResultGetsOne(t *testing.T) {
+	call := func(id string) fakemodel.ToolCall {
+		return fakemodel.ToolCall{ID: id, Name: "weather", Arguments: json.RawMessage(`{"city":"Oslo"}`)}
+	}
+	history := []fakemodel.Message{
+		fakemodel.UserMessage{Text: "Weather in Oslo, Lima and Cairo?"},
+		fakemodel.AssistantMessage{Text: "Looking.", ToolCalls: []fakemodel.ToolCall{call("a"), call("b"), call("c")}, StopReason: fakemodel.StopReasonToolUse},
+		fakemodel.ToolResultMessage{ToolCallID: "a", ToolName: "weather", Content: "Operation aborted", IsError: true},
+		fakemodel.AssistantMessage{StopReason: fakemodel.StopReasonAborted, ErrorMessage: "chat completions: context canceled"},
+		fakemodel.UserMessage{Text: "Only Oslo."},
+		fakemodel.AssistantMessage{ToolCalls: []fakemodel.ToolCall{call("d")}, StopReason: fakemodel.StopReasonToolUse},
+	}
+	want := `[
+		{"role": "user", "content": "Weather in Oslo, Lima and Cairo?"},
+		{"role": "assistant", "content": "Looking.", "tool_calls": [
+			{"id": "a", "type": "function", "function": {"name": "weather", "arguments": "{\"city\":\"Oslo\"}"}},
+			{"id": "b", "type": "function", "function": {"name": "weather", "arguments": "{\"city\":\"Oslo\"}"}},
+			{"id": "c", "type": "function", "function": {"name": "weather", "arguments": "{\"city\":\"Oslo\"}"}}
+		]},
+		{"role": "tool", "tool_call_id": "a", "content": "Error: Operation aborted"},
+		{"role": "tool", "tool_call_id": "b", "content": "Error: No result provided"},
+		{"role": "tool", "tool_call_id": "c", "content": "Error: No result provided"},
+		{"role": "user", "content": "Only Oslo."},
+		{"role": "assistant", "content": null, "tool_calls": [
+			{"id": "d", "type": "function", "function": {"name": "weather", "arguments": "{\"city\":\"Oslo\"}"}}
+		]},
+		{"role": "tool", "tool_call_id": "d", "content": "Error: No result provided"}
+	]`
+	synctest.Test(t, func(t *testing.T) {
+		srv := startServer(t, sse(t, "text.sse"))
+		_, err := srv.model(t, Config{}).Reply(context.Background(), fakemodel.Request{Messages: history})
+		require.NoError(t, err)
+		got, err := json.Marshal(srv.requestJSON(t)["messages"])
+		require.NoError(t, err)
+		assert.JSONEq(t, want, string(got), "every call has a result on the wire, the history aside")
+	})
+	assert.Len(t, history, 6, "the history itself is not changed")
+}
+
+func TestEveryCallWithAResultKeepsItsOwn(t *testing.T) {
+	for _, m := range wireMessages(everyKindOfMessage) {
+		if m.Role == "tool" {
+			assert.NotContains(t, *m.Content, noResult, "call %s has a result of its own", m.ToolCallID)
+		}
+	}
+}

@@ -45,6 +45,13 @@ var (
 	callID = regexp.MustCompile(`^[a-zA-Z0-9_.:-]{1,64}$`)
 )
 
+// IsToolName reports whether name is a tool's name as providers, and the
+// format, accept it.
+func IsToolName(name string) bool { return toolName.MatchString(name) }
+
+// IsCallID reports whether id is a call's ID as the format accepts it.
+func IsCallID(id string) bool { return callID.MatchString(id) }
+
 const (
 	toolNameRule = "use 1 to 64 characters from a-z, A-Z, 0-9, _ and -"
 	callIDRule   = "use 1 to 64 characters from a-z, A-Z, 0-9, _, ., : and -"
@@ -86,6 +93,14 @@ func (s *Scenario) check() error {
 	if err := oneLine(jsonPath{"prompt"}, s.Prompt); err != nil {
 		return err
 	}
+	for i, p := range s.NextPrompts {
+		if strings.TrimSpace(p) == "" {
+			return failAt(jsonPath{"nextPrompts", i}, "missing: each prompt starts a run")
+		}
+		if err := oneLine(jsonPath{"nextPrompts", i}, p); err != nil {
+			return err
+		}
+	}
 	// A choice may be left out, which means its default, but a choice
 	// that is there must be one of its words: "" is a mistake.
 	if s.ToolExecution != nil && !slices.Contains([]string{"parallel", "sequential"}, *s.ToolExecution) {
@@ -108,6 +123,12 @@ func (s *Scenario) check() error {
 			return failAt(append(where, "text"), "missing: a failed request's text is its error message")
 		}
 		if err := oneLine(append(where, "text"), r.Text); err != nil {
+			return err
+		}
+		if r.Partial != "" && value(r.StopReason) != "error" {
+			return failAt(append(where, "partial"), "only a failed request (stopReason error) has a partial text")
+		}
+		if err := oneLine(append(where, "partial"), r.Partial); err != nil {
 			return err
 		}
 		for j := range r.ToolCalls {
@@ -145,7 +166,10 @@ func (s *Scenario) check() error {
 		if !toolName.MatchString(name) {
 			return failKey(jsonPath{"tools", name}, "%q is not a tool name: %s", name, toolNameRule)
 		}
-		if err := s.Tools[name].check(jsonPath{"tools", name}); err != nil {
+		if s.Tools[name].Block != nil {
+			return failAt(jsonPath{"tools", name, "block"}, "only an entry of calls may hold block; to block every call of a tool, name it in the top-level block")
+		}
+		if err := s.Tools[name].check(jsonPath{"tools", name}, s.Tools[name]); err != nil {
 			return err
 		}
 	}
@@ -163,7 +187,9 @@ func (s *Scenario) check() error {
 		}
 		// A call's own fields are checked; what it inherits was checked
 		// with its tool, and a call's error outranks its tool's result.
-		if err := s.Calls[id].check(where); err != nil {
+		// Its update moments are checked against the duration it ends
+		// up with.
+		if err := s.Calls[id].check(where, s.Calls[id].merged(s.Tools[tool])); err != nil {
 			return err
 		}
 	}
@@ -189,18 +215,43 @@ func (s *Scenario) check() error {
 			if err := oneLine(append(where, "text"), m.Text); err != nil {
 				return err
 			}
-			if m.At != "" {
-				if err := oneLine(append(where, "at"), m.At); err != nil {
-					return err
-				}
-				if problem := s.checkAt(m.At, callTools); problem != "" {
-					return failAt(append(where, "at"), "%s", problem)
-				}
+			if err := s.checkMoment(where, m.At, m.Occurrence, callTools); err != nil {
+				return err
 			}
+		}
+	}
+	for i, in := range s.Interrupts {
+		where := jsonPath{"interrupts", i}
+		if in.At == "" {
+			return failAt(append(where, "at"), "missing: an interrupt happens at an event")
+		}
+		if err := s.checkMoment(where, in.At, in.Occurrence, callTools); err != nil {
+			return err
 		}
 	}
 	if s.StopAfterTurn < 0 {
 		return failAt(jsonPath{"stopAfterTurn"}, "must be 0 (never) or more, not %d", s.StopAfterTurn)
+	}
+	return nil
+}
+
+// checkMoment checks the at and occurrence of a user message or an
+// interrupt, at where.
+func (s *Scenario) checkMoment(where jsonPath, at string, occurrence *int, callTools map[string]string) error {
+	if at != "" {
+		if err := oneLine(append(where, "at"), at); err != nil {
+			return err
+		}
+		if problem := s.checkAt(at, callTools); problem != "" {
+			return failAt(append(where, "at"), "%s", problem)
+		}
+	}
+	switch {
+	case occurrence == nil:
+	case at == "":
+		return failAt(append(where, "occurrence"), "needs an at: it counts the events that match the at")
+	case *occurrence < 1:
+		return failAt(append(where, "occurrence"), "must be 1 (the first event that matches) or more, not %d", *occurrence)
 	}
 	return nil
 }
@@ -342,8 +393,9 @@ func wholeNumber(s string) bool {
 	return s != "" && s[0] != '0' && strings.Trim(s, "0123456789") == ""
 }
 
-// check rejects a behaviour that cannot happen.
-func (b Behaviour) check(where jsonPath) error {
+// check rejects a behaviour that cannot happen. merged is b with what it
+// inherits from its tool, if it is a call's, or b itself.
+func (b Behaviour) check(where jsonPath, merged Behaviour) error {
 	fail := func(field, format string, a ...any) error {
 		path := where
 		if field != "" {
@@ -370,6 +422,27 @@ func (b Behaviour) check(where jsonPath) error {
 				return err
 			}
 		}
+	}
+	if b.Block != nil {
+		if b.Result != nil || b.DurationMs != nil || b.Error != nil || b.Panic != nil || b.Terminate != nil || b.Updates != nil || b.UpdatesAtMs != nil {
+			return fail("", "a blocked call (block) does not run: it has no result, durationMs, error, panic, terminate, updates or updatesAtMs")
+		}
+		return oneLine(append(slices.Clip(where), "block"), *b.Block)
+	}
+	if b.UpdatesAtMs != nil && (b.Updates == nil || len(*b.UpdatesAtMs) != len(*b.Updates)) {
+		return fail("updatesAtMs", "must give one moment per update: updates has %d, updatesAtMs %d", len(value(b.Updates)), len(*b.UpdatesAtMs))
+	}
+	// The moments may come from the tool, and the duration from the call.
+	duration := value(merged.DurationMs)
+	for i, at := range value(merged.UpdatesAtMs) {
+		if at >= 0 && at <= duration && (i == 0 || at >= (*merged.UpdatesAtMs)[i-1]) {
+			continue
+		}
+		if b.UpdatesAtMs == nil {
+			return fail("", "the updatesAtMs of its tool do not fit in its durationMs, %d", duration)
+		}
+		return failAt(append(slices.Clip(where), "updatesAtMs", i),
+			"%d is not a moment of the call: each must be from 0 to its durationMs, %d, and not before the one before it", at, duration)
 	}
 	// "" and false are the defaults: a call with "error": "" does not
 	// fail, as if the field were left out.

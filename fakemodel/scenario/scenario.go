@@ -10,9 +10,10 @@
 // problem. README.md in this directory is the format's reference.
 //
 // A parsed Scenario also plays its part of the fake world: Model is the
-// model that plays its replies, and Tools say what each call of each tool
-// does (Action.Do), waiting on the demo clock. Lab 06 binds the rest to its
-// Agent: its tools, its hooks and its simulated user.
+// model that plays its replies, FakeTools say what each call of each tool
+// does (Action.Do), waiting on the demo clock, and User is the simulated
+// user. Lab 06 binds them to its Agent. A Recorder goes the other way: it
+// writes a session of lab 06's -chat down as a scenario, which replays it.
 package scenario
 
 import (
@@ -33,42 +34,52 @@ import (
 
 // A Scenario is a scenario file. Every field but Prompt may be left out;
 // a pointer left nil, or a field left zero, means the default that
-// README.md gives.
+// README.md gives. The tags' omitempty leaves such a field out when a
+// recording is written (Recorder), so that the file reads back the same.
 type Scenario struct {
 	// Prompt is the user's first message.
 	Prompt string `json:"prompt"`
+	// NextPrompts start one more run each, in order, once the run before
+	// has ended, as a user at lab 06's -chat types them.
+	NextPrompts []string `json:"nextPrompts,omitempty"`
 	// ToolExecution is "parallel" (the default) or "sequential".
-	ToolExecution *string `json:"toolExecution"`
+	ToolExecution *string `json:"toolExecution,omitempty"`
 	// QueueMode is "one-at-a-time" (the default) or "all".
-	QueueMode *string `json:"queueMode"`
+	QueueMode *string `json:"queueMode,omitempty"`
 	// Replies are the model's replies, in order.
-	Replies []Reply `json:"replies"`
+	Replies []Reply `json:"replies,omitempty"`
 	// Tools are the agent's tools, by name, and what each does.
-	Tools map[string]Behaviour `json:"tools"`
+	Tools map[string]Behaviour `json:"tools,omitempty"`
 	// Calls are what single calls do, by call ID, where they differ from
 	// their tool.
-	Calls map[string]Behaviour `json:"calls"`
+	Calls map[string]Behaviour `json:"calls,omitempty"`
 	// Block names the tools whose calls are blocked, each with the reason
 	// its calls get.
-	Block map[string]string `json:"block"`
+	Block map[string]string `json:"block,omitempty"`
 	// Steer are the steering messages the simulated user types.
-	Steer []Message `json:"steer"`
+	Steer []Message `json:"steer,omitempty"`
 	// FollowUp are the follow-up messages the simulated user queues.
-	FollowUp []Message `json:"followUp"`
+	FollowUp []Message `json:"followUp,omitempty"`
+	// Interrupts are the moments the simulated user presses Ctrl-C: each
+	// aborts the run it comes in, and the session goes on.
+	Interrupts []Interrupt `json:"interrupts,omitempty"`
 	// StopAfterTurn stops a run after this many turns; 0 means never.
-	StopAfterTurn int `json:"stopAfterTurn"`
+	StopAfterTurn int `json:"stopAfterTurn,omitempty"`
 }
 
 // A Reply is one reply of the model.
 type Reply struct {
 	// Text is what the model says, or, with stop reason error, the
 	// error of the failed request.
-	Text string `json:"text"`
+	Text string `json:"text,omitempty"`
 	// ToolCalls are the calls the model asks for, in its order.
-	ToolCalls []ToolCall `json:"toolCalls"`
+	ToolCalls []ToolCall `json:"toolCalls,omitempty"`
 	// StopReason is "stop", "toolUse", "length" or "error"; left out, it
 	// is toolUse with tool calls and stop without.
-	StopReason *string `json:"stopReason"`
+	StopReason *string `json:"stopReason,omitempty"`
+	// Partial, only with stop reason error, is the text that streamed
+	// before the request failed.
+	Partial string `json:"partial,omitempty"`
 }
 
 // A ToolCall is one call a reply asks for.
@@ -79,7 +90,7 @@ type ToolCall struct {
 	Name string `json:"name"`
 	// Args are the arguments, any JSON value; Parse makes them {} when
 	// they are left out, and writes them on one line.
-	Args json.RawMessage `json:"args"`
+	Args json.RawMessage `json:"args,omitempty"`
 }
 
 // A Behaviour is what a tool does, in "tools", or one call, in "calls".
@@ -87,20 +98,27 @@ type ToolCall struct {
 // from one it leaves to its tool.
 type Behaviour struct {
 	// Result is the text the model reads as the call's result.
-	Result *string `json:"result"`
+	Result *string `json:"result,omitempty"`
 	// DurationMs is how long the call takes, in milliseconds.
-	DurationMs *int `json:"durationMs"`
+	DurationMs *int `json:"durationMs,omitempty"`
 	// Sequential, only in "tools", makes a batch that calls the tool run
 	// one call at a time.
-	Sequential *bool `json:"sequential"`
+	Sequential *bool `json:"sequential,omitempty"`
 	// Error, if not empty, makes the call fail with this message.
-	Error *string `json:"error"`
+	Error *string `json:"error,omitempty"`
 	// Panic, if not empty, makes the tool panic with this value.
-	Panic *string `json:"panic"`
+	Panic *string `json:"panic,omitempty"`
 	// Terminate makes the result ask the run to stop after its batch.
-	Terminate *bool `json:"terminate"`
-	// Updates are progress notes, spread evenly over the duration.
-	Updates *[]string `json:"updates"`
+	Terminate *bool `json:"terminate,omitempty"`
+	// Updates are progress notes, spread evenly over the duration unless
+	// UpdatesAtMs says when each comes.
+	Updates *[]string `json:"updates,omitempty"`
+	// UpdatesAtMs, if set, are the moments of the updates, in
+	// milliseconds from the call's start, one per update.
+	UpdatesAtMs *[]int `json:"updatesAtMs,omitempty"`
+	// Block, only in "calls", blocks the call before it runs, as "block"
+	// blocks every call of a tool: its error result is this reason.
+	Block *string `json:"block,omitempty"`
 }
 
 // A Message is one message the simulated user sends.
@@ -109,7 +127,20 @@ type Message struct {
 	Text string `json:"text"`
 	// At is the start of the trace line of the event the user reacts
 	// to; empty means before the run starts.
+	At string `json:"at,omitempty"`
+	// Occurrence, with At, picks the event: the Occurrence-th whose trace
+	// line matches At, counted over the whole session. Left out, it is
+	// the first.
+	Occurrence *int `json:"occurrence,omitempty"`
+}
+
+// An Interrupt is a moment the simulated user presses Ctrl-C: at the
+// Occurrence-th event whose trace line matches At.
+type Interrupt struct {
+	// At is the start of the trace line of the event; it is required.
 	At string `json:"at"`
+	// Occurrence picks the event, as in a Message.
+	Occurrence *int `json:"occurrence,omitempty"`
 }
 
 // MaxDurationMs bounds a tool's duration: a scenario is a lesson, not a

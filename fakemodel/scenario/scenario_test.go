@@ -289,6 +289,9 @@ func FuzzParseScenario(f *testing.F) {
 		`{"prompt":"x","replies":[null]}`, "\xef\xbb\xbf{}", "{\"prompt\":\"\xff\"}", deepArgs(maxDepth),
 		`{"prompt":"x","replies":[{"toolCalls":[{"id":"a","name":"b"}]}],"steer":[{"text":"t","at":"tool_execution_end a error: x"}]}`,
 		`{"prompt":"a\u202eb"}`, `{"prompt":"x","\u2066":1}`,
+		`{"prompt":"x","nextPrompts":["y"],"replies":[{"text":"e","stopReason":"error","partial":"p q"},{"toolCalls":[{"id":"a","name":"b"}]}],` +
+			`"tools":{"b":{"durationMs":5,"updates":["u"],"updatesAtMs":[2]}},"calls":{"a":{"block":"no"}},` +
+			`"steer":[{"text":"s","at":"turn_end","occurrence":2}],"interrupts":[{"at":"tool_execution_start a","occurrence":1}]}`,
 	} {
 		f.Add([]byte(seed))
 	}
@@ -322,15 +325,15 @@ func printsAsItself(s string) bool {
 
 // texts returns every text of s that the narrative prints as it is.
 func texts(s *Scenario) []string {
-	out := []string{s.Prompt}
+	out := append([]string{s.Prompt}, s.NextPrompts...)
 	for _, r := range s.Replies {
-		out = append(out, r.Text)
+		out = append(out, r.Text, r.Partial)
 		for _, c := range r.ToolCalls {
 			out = append(out, string(c.Args))
 		}
 	}
 	for _, b := range append(slices.Collect(maps.Values(s.Tools)), slices.Collect(maps.Values(s.Calls))...) {
-		for _, p := range []*string{b.Result, b.Error, b.Panic} {
+		for _, p := range []*string{b.Result, b.Error, b.Panic, b.Block} {
 			out = append(out, value(p))
 		}
 		out = append(out, value(b.Updates)...)
@@ -340,6 +343,9 @@ func texts(s *Scenario) []string {
 	}
 	for _, m := range append(slices.Clone(s.Steer), s.FollowUp...) {
 		out = append(out, m.Text, m.At)
+	}
+	for _, in := range s.Interrupts {
+		out = append(out, in.At)
 	}
 	return out
 }

@@ -3,83 +3,190 @@ package scenario
 import (
 	"fmt"
 	"strings"
+
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 )
 
-// A UserMessage is one message the simulated user sends: a steering
-// message, or a follow-up.
+// A UserMessage is one thing the simulated user does: type a steering
+// message, queue a follow-up, or press Ctrl-C.
 type UserMessage struct {
 	// At is the beginning of the trace line of the event the user reacts
 	// to, such as "tool_execution_start call_1" or "turn_end"; the user
-	// sends the message at the first event whose trace line is At or
-	// starts with At and a space. An empty At means before the run starts.
+	// acts at the first event whose trace line is At or starts with At
+	// and a space. An empty At means before the first run starts.
 	At string
+	// Occurrence, if more than 1, makes the user act at the
+	// Occurrence-th such event instead, counted over the whole session.
+	Occurrence int
 	// FollowUp queues the message as a follow-up; otherwise it steers.
 	FollowUp bool
+	// Interrupt presses Ctrl-C instead of sending a message.
+	Interrupt bool
 	// Text is the message.
 	Text string
 }
 
-// UserMessages returns the scenario's steering messages, then its
-// follow-ups, each in the order of the file.
+// UserMessages returns what the scenario's simulated user does: its
+// steering messages, then its follow-ups, then its interrupts, each in the
+// order of the file.
 func (s *Scenario) UserMessages() []UserMessage {
 	var plan []UserMessage
 	for _, m := range s.Steer {
-		plan = append(plan, UserMessage{At: m.At, Text: m.Text})
+		plan = append(plan, UserMessage{At: m.At, Occurrence: value(m.Occurrence), Text: m.Text})
 	}
 	for _, m := range s.FollowUp {
-		plan = append(plan, UserMessage{At: m.At, FollowUp: true, Text: m.Text})
+		plan = append(plan, UserMessage{At: m.At, Occurrence: value(m.Occurrence), FollowUp: true, Text: m.Text})
+	}
+	for _, in := range s.Interrupts {
+		plan = append(plan, UserMessage{At: in.At, Occurrence: value(in.Occurrence), Interrupt: true})
 	}
 	return plan
 }
 
-// A User is the simulated user of a scenario, or of lab 06's demo: it
-// decides when each message of its plan is sent. It reacts to events, never
-// to time, so it sends the same message at the same moment on every run.
-// Messages that wait for the same event are sent in the order of the plan,
-// and each is sent once.
+// An Agent is what the simulated user talks to: lab 06's Agent, whose
+// queues take what the user types while it works.
+type Agent interface {
+	// Steer queues a steering message.
+	Steer(fakemodel.UserMessage)
+	// FollowUp queues a follow-up.
+	FollowUp(fakemodel.UserMessage)
+}
+
+// A User is the simulated user of a scenario, or of lab 06's demo: at given
+// moments it types a steering message, queues a follow-up or presses
+// Ctrl-C, the way a person at a terminal would. It reacts to events, given
+// by their trace lines, never to time, so it does the same thing at the
+// same moment on every run. Things that wait for the same event are done
+// in the order of the plan, and each is done once. The caller hands it
+// every event inside the event handler, so a message is in its queue
+// before the loop's next poll.
 type User struct {
-	plan []UserMessage
-	sent []bool
-	send func(UserMessage)
+	plan  []UserMessage
+	done  []bool
+	seen  []int // how many events matched each At so far
+	agent Agent
+	calls CallWatch
+	// ctrlC is set while a Ctrl-C waits for the running calls to end.
+	ctrlC bool
+
+	// Say, if set, prints what the user does.
+	Say func(string)
+	// Interrupt, if set, is what a Ctrl-C does: cancel the current run.
+	// It comes at the event of the plan, or, if tool calls run then,
+	// once they have ended (see CallWatch).
+	Interrupt func()
 }
 
-// NewUser returns a user who sends the messages of plan through send.
-func NewUser(plan []UserMessage, send func(UserMessage)) *User {
-	return &User{plan: plan, sent: make([]bool, len(plan)), send: send}
+// NewUser returns a user who carries out plan, sending its messages to
+// agent.
+func NewUser(plan []UserMessage, agent Agent) *User {
+	return &User{plan: plan, done: make([]bool, len(plan)), seen: make([]int, len(plan)), agent: agent}
 }
 
-// BeforeRun sends the messages that wait for no event.
+// BeforeRun does what waits for no event.
 func (u *User) BeforeRun() {
-	u.sendIf(func(m UserMessage) bool { return m.At == "" })
+	u.doIf(func(i int, m UserMessage) bool { return m.At == "" })
 }
 
-// See reacts to one event, given by its trace line: it sends the messages
-// whose At the line matches.
+// See reacts to one event, given by its trace line: it does what waits for
+// this event.
 func (u *User) See(traceLine string) {
-	u.sendIf(func(m UserMessage) bool {
-		return m.At != "" && (traceLine == m.At || strings.HasPrefix(traceLine, m.At+" "))
+	u.doIf(func(i int, m UserMessage) bool {
+		if m.At == "" || !Matches(traceLine, m.At) {
+			return false
+		}
+		u.seen[i]++
+		return u.seen[i] >= max(m.Occurrence, 1)
 	})
-}
-
-// sendIf sends, in the order of the plan, each message not sent yet that
-// now is due.
-func (u *User) sendIf(due func(UserMessage) bool) {
-	for i, m := range u.plan {
-		if !u.sent[i] && due(m) {
-			u.sent[i] = true
-			u.send(m)
+	if quiet := u.calls.See(traceLine); quiet && u.ctrlC {
+		u.ctrlC = false
+		if u.Interrupt != nil {
+			u.Interrupt()
 		}
 	}
 }
 
-// Unsent returns a note for each message that was never sent, because no
-// event matched its At.
+// Matches reports whether an at matches a trace line: the line is the at,
+// or starts with it and a space.
+func Matches(traceLine, at string) bool {
+	return traceLine == at || strings.HasPrefix(traceLine, at+" ")
+}
+
+// doIf does, in the order of the plan, each thing not done yet that now is
+// due.
+func (u *User) doIf(due func(i int, m UserMessage) bool) {
+	for i, m := range u.plan {
+		if !u.done[i] && due(i, m) {
+			u.done[i] = true
+			u.do(m)
+		}
+	}
+}
+
+// do sends one message to the agent's steering or follow-up queue, or
+// presses Ctrl-C.
+func (u *User) do(m UserMessage) {
+	var what string
+	switch {
+	case m.Interrupt:
+		what = "(the user presses Ctrl-C)"
+		u.ctrlC = true
+	case m.FollowUp:
+		what = fmt.Sprintf("(the user queues a follow-up: %q)", m.Text)
+		u.agent.FollowUp(fakemodel.UserMessage{Text: m.Text})
+	default:
+		what = fmt.Sprintf("(the user types a steering message: %q)", m.Text)
+		u.agent.Steer(fakemodel.UserMessage{Text: m.Text})
+	}
+	if u.Say != nil {
+		u.Say(what)
+	}
+}
+
+// Unsent returns a note for each thing never done, because no event matched
+// its At (often enough).
 func (u *User) Unsent() []string {
 	var notes []string
 	for i, m := range u.plan {
-		if !u.sent[i] {
-			notes = append(notes, fmt.Sprintf("never sent: %q, because no event matched %q", m.Text, m.At))
+		if u.done[i] {
+			continue
 		}
+		what, event := fmt.Sprintf("%q", m.Text), fmt.Sprintf("%q", m.At)
+		if m.Interrupt {
+			what = "Ctrl-C"
+		}
+		if m.Occurrence > 1 {
+			event = fmt.Sprintf("%q %d times (only %d)", m.At, m.Occurrence, u.seen[i])
+		}
+		notes = append(notes, fmt.Sprintf("never sent: %s, because no event matched %s", what, event))
 	}
 	return notes
+}
+
+// A CallWatch follows the tool calls of a session through the trace lines
+// of its events, to tell the moments when no tool runs: when a Ctrl-C may
+// cancel a run and stay the same on every run. A call that runs sees a
+// cancellation at whatever point it has reached, and when several run, the
+// order in which they then end is the scheduler's. So a Ctrl-C, of a
+// simulated user or of lab 06's -chat, cancels the run only where no call
+// runs: at a tool_execution_start (the calls of a batch start to run only
+// once all are prepared), or when every call that started has ended.
+type CallWatch struct {
+	open map[string]bool
+}
+
+// See takes the next trace line, and reports whether no call runs.
+func (w *CallWatch) See(traceLine string) (quiet bool) {
+	f := strings.Fields(traceLine)
+	switch {
+	case len(f) >= 2 && f[0] == "tool_execution_start":
+		if w.open == nil {
+			w.open = map[string]bool{}
+		}
+		w.open[f[1]] = true
+		return true
+	case len(f) >= 2 && f[0] == "tool_execution_end":
+		delete(w.open, f[1])
+	}
+	return len(w.open) == 0
 }

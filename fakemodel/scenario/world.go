@@ -17,10 +17,13 @@ import (
 
 // Model returns the model that plays the scenario's replies, in order
 // (fakemodel.Scripted). A reply with stop reason error is a failed request
-// whose error is the reply's text.
+// whose error is the reply's text; its partial text, if it has one,
+// streams first.
 func (s *Scenario) Model() fakemodel.Model {
 	replies := make([]fakemodel.AssistantMessage, len(s.Replies))
+	partial := make([]string, len(s.Replies))
 	for i, r := range s.Replies {
+		partial[i] = r.Partial
 		reply := fakemodel.AssistantMessage{Text: r.Text, StopReason: fakemodel.StopReason(value(r.StopReason))}
 		if value(r.StopReason) == "error" {
 			reply = fakemodel.AssistantMessage{StopReason: fakemodel.StopReasonError, ErrorMessage: r.Text}
@@ -30,7 +33,36 @@ func (s *Scenario) Model() fakemodel.Model {
 		}
 		replies[i] = reply
 	}
-	return fakemodel.Scripted(replies...)
+	return played{script: fakemodel.Scripted(replies...), partial: partial}
+}
+
+// played is the model of a scenario: the Scripted model of its replies,
+// which first streams the partial text of a reply that fails, as a stream
+// that breaks off does.
+type played struct {
+	script  fakemodel.Model
+	partial []string
+}
+
+// Reply streams the partial text of the reply the script plays next, if it
+// has one, word by word, until ctx is cancelled, then lets the script
+// reply. The script counts the replies in the history as this does.
+func (m played) Reply(ctx context.Context, req fakemodel.Request) (fakemodel.AssistantMessage, error) {
+	n := 0
+	for _, msg := range req.Messages {
+		if msg.Role() == fakemodel.RoleAssistant {
+			n++
+		}
+	}
+	if n < len(m.partial) && req.OnText != nil {
+		for _, chunk := range fakemodel.Chunks(m.partial[n]) {
+			if ctx.Err() != nil {
+				break // the script reports the cancellation
+			}
+			req.OnText(chunk)
+		}
+	}
+	return m.script.Reply(ctx, req)
 }
 
 // Sequential reports whether every batch of tool calls runs one call at a
@@ -88,6 +120,22 @@ func Args(raw json.RawMessage) (map[string]json.RawMessage, error) {
 	return args, nil
 }
 
+// Blocked reports whether the call callID, to the tool named tool, is
+// blocked before it runs, by its own entry in "calls" or by "block", and
+// the reason its result gives.
+func (s *Scenario) Blocked(tool, callID string) (reason string, blocked bool) {
+	if b, ok := s.Calls[callID]; ok && b.Block != nil {
+		return *b.Block, true
+	}
+	reason, blocked = s.Block[tool]
+	return reason, blocked
+}
+
+// Blocks reports whether the scenario blocks any call.
+func (s *Scenario) Blocks() bool {
+	return len(s.Block) > 0 || slices.ContainsFunc(slices.Collect(maps.Values(s.Calls)), func(b Behaviour) bool { return b.Block != nil })
+}
+
 // FakeTools returns the scenario's tools, in the order of their names.
 func (s *Scenario) FakeTools() []Tool {
 	callTools := s.callTools()
@@ -124,7 +172,10 @@ func (s *Scenario) callTools() map[string]string {
 // tool's error.
 func (b Behaviour) merged(def Behaviour) Behaviour {
 	b.DurationMs = cmp.Or(b.DurationMs, def.DurationMs)
-	b.Updates = cmp.Or(b.Updates, def.Updates)
+	if b.Updates == nil {
+		// The moments of the updates come with them.
+		b.Updates, b.UpdatesAtMs = def.Updates, def.UpdatesAtMs
+	}
 	if b.Result == nil && b.Terminate == nil && b.Error == nil && b.Panic == nil {
 		b.Result, b.Terminate, b.Error, b.Panic = def.Result, def.Terminate, def.Error, def.Panic
 	}
@@ -133,10 +184,15 @@ func (b Behaviour) merged(def Behaviour) Behaviour {
 
 // action turns a behaviour into what a call does, with its defaults.
 func (b Behaviour) action() Action {
+	var at []time.Duration
+	for _, ms := range value(b.UpdatesAtMs) {
+		at = append(at, time.Duration(ms)*time.Millisecond)
+	}
 	return Action{
 		Result:    value(b.Result),
 		Duration:  time.Duration(value(b.DurationMs)) * time.Millisecond,
 		Updates:   value(b.Updates),
+		UpdatesAt: at,
 		Error:     value(b.Error),
 		Panic:     value(b.Panic),
 		Terminate: value(b.Terminate),
@@ -163,6 +219,9 @@ type Action struct {
 	// Updates are progress notes, spread evenly over Duration: with two,
 	// one comes at a third of it and one at two thirds.
 	Updates []string
+	// UpdatesAt, if it has one moment per update, says when each comes,
+	// from the call's start.
+	UpdatesAt []time.Duration
 	// Error, if set, makes the call fail with this message.
 	Error string
 	// Panic, if set, makes the call panic with this value.
@@ -176,14 +235,23 @@ type Action struct {
 // is nil), then panics, fails, or returns the result and whether it asks
 // to terminate. A cancelled ctx ends the wait with ctx's error.
 func (a Action) Do(ctx context.Context, clock *democlock.Clock, callID string, report func(string)) (result string, terminate bool, err error) {
-	step := a.Duration / time.Duration(len(a.Updates)+1)
-	for _, note := range a.Updates {
-		if err := clock.Sleep(ctx, callID, step); err != nil {
+	at := a.UpdatesAt
+	if len(at) != len(a.Updates) {
+		step := a.Duration / time.Duration(len(a.Updates)+1)
+		at = make([]time.Duration, len(a.Updates))
+		for i := range at {
+			at[i] = step * time.Duration(i+1)
+		}
+	}
+	var done time.Duration
+	for i, note := range a.Updates {
+		if err := clock.Sleep(ctx, callID, at[i]-done); err != nil {
 			return "", false, err
 		}
+		done = at[i]
 		report(note)
 	}
-	if err := clock.Sleep(ctx, callID, a.Duration-step*time.Duration(len(a.Updates))); err != nil {
+	if err := clock.Sleep(ctx, callID, a.Duration-done); err != nil {
 		return "", false, err
 	}
 	if a.Panic != "" {

@@ -163,3 +163,56 @@ func TestUpdatesDoNotStretchACall(t *testing.T) {
 		assert.Equal(t, time.Second, time.Since(start))
 	})
 }
+
+// TestAFailedRequestStreamsItsPartialTextFirst: a reply with stop reason
+// error and a partial text streams the text word by word, then fails; if
+// the run is cancelled while it streams, the rest does not stream, and the
+// request is cancelled.
+func TestAFailedRequestStreamsItsPartialTextFirst(t *testing.T) {
+	s, err := Parse("x.json", []byte(`{"prompt": "hi", "replies": [{"text": "the stream broke", "stopReason": "error", "partial": "The answer is"}]}`))
+	require.NoError(t, err)
+	var chunks []string
+	_, err = s.Model().Reply(context.Background(), fakemodel.Request{Messages: []fakemodel.Message{fakemodel.UserMessage{Text: "hi"}}, OnText: func(c string) { chunks = append(chunks, c) }})
+	assert.EqualError(t, err, "scripted model: the stream broke")
+	assert.Equal(t, []string{"The ", "answer ", "is"}, chunks)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	chunks = nil
+	_, err = s.Model().Reply(ctx, fakemodel.Request{Messages: []fakemodel.Message{fakemodel.UserMessage{Text: "hi"}}, OnText: func(c string) {
+		chunks = append(chunks, c)
+		cancel()
+	}})
+	assert.ErrorIs(t, err, context.Canceled)
+	assert.Equal(t, []string{"The "}, chunks)
+}
+
+// TestUpdatesComeAtTheirMoments: updatesAtMs says when each update comes.
+func TestUpdatesComeAtTheirMoments(t *testing.T) {
+	s, err := Parse("x.json", []byte(`{"prompt": "hi", "tools": {"x": {"durationMs": 400, "updates": ["a", "b"], "updatesAtMs": [100, 100]}}}`))
+	require.NoError(t, err)
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now()
+		var at []time.Duration
+		_, _, err := s.FakeTools()[0].Call("c").Do(context.Background(), nil, "c", func(string) { at = append(at, time.Since(start)) })
+		require.NoError(t, err)
+		assert.Equal(t, []time.Duration{100 * time.Millisecond, 100 * time.Millisecond}, at)
+		assert.Equal(t, 400*time.Millisecond, time.Since(start))
+	})
+}
+
+// TestACallOfItsOwnIsBlocked: "block" in a call's entry blocks that call,
+// and the top-level block every call of a tool.
+func TestACallOfItsOwnIsBlocked(t *testing.T) {
+	s, err := Parse("x.json", []byte(`{"prompt": "hi", "replies": [{"toolCalls": [{"id": "a", "name": "x"}, {"id": "b", "name": "x"}]}],
+		"tools": {"x": {}}, "calls": {"a": {"block": "invalid"}}, "block": {"y": ""}}`))
+	require.NoError(t, err)
+	assert.True(t, s.Blocks())
+	for _, tt := range []struct {
+		tool, id, reason string
+		blocked          bool
+	}{{"x", "a", "invalid", true}, {"x", "b", "", false}, {"y", "c", "", true}} {
+		reason, blocked := s.Blocked(tt.tool, tt.id)
+		assert.Equal(t, tt.reason, reason, tt.id)
+		assert.Equal(t, tt.blocked, blocked, tt.id)
+	}
+}

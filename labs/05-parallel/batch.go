@@ -45,8 +45,10 @@ type prepared struct {
 // is: one tool that must not overlap with others serialises the batch.
 func (r *runState) executeToolCalls(msg fakemodel.AssistantMessage) ([]fakemodel.ToolResultMessage, error) {
 	sequential := r.cfg.Sequential || slices.ContainsFunc(msg.ToolCalls, func(c fakemodel.ToolCall) bool {
+		// exercise: sequential-tool
 		tool, ok := findTool(r.cfg.Tools, c.Name)
 		return ok && tool.Sequential
+		// end of exercise: sequential-tool
 	})
 	if sequential {
 		return r.executeSequential(msg)
@@ -82,6 +84,7 @@ func (r *runState) executeParallel(msg fakemodel.AssistantMessage) ([]fakemodel.
 			break
 		}
 	}
+	// exercise: parallel-results
 	if err := r.execute(msg, ready, outcomes); err != nil {
 		return nil, err
 	}
@@ -93,12 +96,14 @@ func (r *runState) executeParallel(msg fakemodel.AssistantMessage) ([]fakemodel.
 		}
 	}
 	return results, nil
+	// end of exercise: parallel-results
 }
 
 // executeSequential is Pi's executeToolCallsSequential: each call goes
 // through start, preparation, execution, end and its result message before
 // the next call starts.
 func (r *runState) executeSequential(msg fakemodel.AssistantMessage) ([]fakemodel.ToolResultMessage, error) {
+	// exercise: sequential
 	var results []fakemodel.ToolResultMessage
 	for _, call := range msg.ToolCalls {
 		if err := r.emit(toolStart(call)); err != nil {
@@ -124,6 +129,7 @@ func (r *runState) executeSequential(msg fakemodel.AssistantMessage) ([]fakemode
 		}
 	}
 	return results, nil
+	// end of exercise: sequential
 }
 
 func toolStart(call fakemodel.ToolCall) ToolExecutionStart {
@@ -185,6 +191,7 @@ func (r *runState) execute(msg fakemodel.AssistantMessage, calls []prepared, out
 		}
 		return nil
 	}
+	// exercise: execute-at-once
 	events := make(chan Event)
 	var wg sync.WaitGroup
 	for _, p := range calls {
@@ -211,6 +218,7 @@ func (r *runState) execute(msg fakemodel.AssistantMessage, calls []prepared, out
 	}
 	wg.Wait()
 	return stopped
+	// end of exercise: execute-at-once
 }
 
 // A reporter passes a running call's progress notes on to the loop, until

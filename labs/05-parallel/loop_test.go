@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -14,6 +14,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/services"
 	"github.com/google/go-cmp/cmp"
@@ -21,9 +22,19 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// forecast is part 1's configuration.
-func forecast() Config {
-	return Config{Model: fakemodel.Forecaster(), Tools: []Tool{weatherTool(nil)}}
+// The tests of the parallel batch, then those of the sequential path, come
+// first, one rule each, in the order of the README's "Build it yourself";
+// go test runs them in this order, so a test that crashes stops only the
+// rules after its own. Each runs in a bubble (inBubble) and guards its model
+// (guard): a run that never ends, or whose goroutines all wait for one
+// another, fails its test with a sentence that names the likely cause.
+
+// forecast is part 1's configuration, its model guarded for t.
+func forecast(t *testing.T) Config {
+	return Config{
+		Model: guard(t, fakemodel.Forecaster(), "do the batch's results reach the history? The forecaster asks for its lookups again until it reads their results."),
+		Tools: []Tool{weatherTool(nil)},
+	}
 }
 
 // call builds a tool call.
@@ -31,20 +42,29 @@ func call(id, name, args string) fakemodel.ToolCall {
 	return fakemodel.ToolCall{ID: id, Name: name, Arguments: json.RawMessage(args)}
 }
 
-// oneBatch is a model that asks for calls in one reply, then answers.
-func oneBatch(calls ...fakemodel.ToolCall) fakemodel.Model {
-	return fakemodel.Scripted(
+// oneBatch is a model that asks for calls in one reply, then answers,
+// guarded for t.
+func oneBatch(t *testing.T, calls ...fakemodel.ToolCall) fakemodel.Model {
+	model := fakemodel.Scripted(
 		fakemodel.AssistantMessage{Text: "Working.", ToolCalls: calls},
 		fakemodel.AssistantMessage{Text: "Done."},
 	)
+	return guard(t, model, "does the run end when a request fails? The script holds two replies, and every request after them fails.")
 }
 
-func TestParallelEndsInCompletionOrderAndResultsInCallOrder(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		var evs []Event
+func TestAParallelBatchTakesAsLongAsItsSlowestCall(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		start := time.Now()
+		ran := &logger{}
+		timed := newTool(services.WeatherSpec, services.CheckWeather, func(ctx context.Context, id string, args services.WeatherArgs, report func(string)) (string, error) {
+			ran.add("%s runs from %s", id, time.Since(start))
+			return services.NewWeather(nil).LookUp(ctx, id, args, report)
+		})
+		cfg := forecast(t)
+		cfg.Tools = []Tool{timed}
 		var firstStart time.Time
 		var batch time.Duration
-		for ev := range runLoop(context.Background(), forecast(), fakemodel.ForecasterPrompt) {
+		for ev := range runLoop(context.Background(), cfg, fakemodel.ForecasterPrompt) {
 			switch ev.(type) {
 			case ToolExecutionStart:
 				if firstStart.IsZero() {
@@ -53,92 +73,198 @@ func TestParallelEndsInCompletionOrderAndResultsInCallOrder(t *testing.T) {
 			case ToolExecutionEnd:
 				batch = time.Since(firstStart)
 			}
-			evs = append(evs, ev)
 		}
 
+		runs := ran.sorted()
+		if len(runs) == 0 {
+			t.Fatal("no lookup ran: executeParallel hands the prepared calls to execute, which runs each one (executePreparedToolCall)")
+		}
+		assert.Equal(t, []string{"call_1 runs from 0s", "call_2 runs from 0s", "call_3 runs from 0s"}, runs,
+			"the prepared calls run at once, each on its own goroutine: every lookup starts as the batch starts")
+		assert.Equal(t, 400*time.Millisecond, batch,
+			"a parallel batch takes as long as its slowest call, Cairo's 0.4 s, not the 0.9 s of its calls one after another")
+	})
+}
+
+func TestEachEndComesAsItsCallFinishes(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		start := time.Now()
+		var ends []string
+		for ev := range runLoop(context.Background(), forecast(t), fakemodel.ForecasterPrompt) {
+			if _, ok := ev.(ToolExecutionEnd); ok {
+				ends = append(ends, fmt.Sprintf("%s at %s", traceLine(ev), time.Since(start)))
+			}
+		}
 		want := []string{
-			"agent_start", "turn_start", "message_start user", "message_end user",
-			"message_start assistant", "message_end assistant",
+			// Completion order: Lima (200 ms), Oslo (300 ms), Cairo (400 ms).
+			"tool_execution_end call_2 at 200ms",
+			"tool_execution_end call_1 at 300ms",
+			"tool_execution_end call_3 at 400ms",
+		}
+		assertLines(t, want, ends,
+			"each call's tool_execution_end comes as the call finishes, in completion order, not when the batch ends")
+	})
+}
+
+func TestEveryEventComesFromTheRunsGoroutine(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		mine := goroutineID()
+		var elsewhere []string
+		for ev := range runLoop(context.Background(), forecast(t), fakemodel.ForecasterPrompt) {
+			if goroutineID() != mine {
+				elsewhere = append(elsewhere, traceLine(ev))
+			}
+		}
+		assert.Empty(t, elsewhere, "every event reaches the consumer on the goroutine that ranges over the run: "+
+			"a tool's goroutine hands its events to the loop over a channel, and never calls r.emit, "+
+			"which would run the consumer's code on the tool's goroutine. These came from another goroutine")
+	})
+}
+
+// goroutineID returns the calling goroutine's number, which the first line
+// of its stack gives: "goroutine 7 [running]:". Go has no other way to tell
+// goroutines apart, and only a test should want one.
+func goroutineID() string {
+	buf := make([]byte, 64)
+	buf = buf[:runtime.Stack(buf, false)]
+	id, _, _ := strings.Cut(strings.TrimPrefix(string(buf), "goroutine "), " ")
+	return id
+}
+
+func TestResultsComeInTheModelsOrder(t *testing.T) {
+	t.Run("part 1's lookups", func(t *testing.T) {
+		inBubble(t, func(t *testing.T) {
+			evs := events(context.Background(), forecast(t), fakemodel.ForecasterPrompt)
+			want := []string{
+				"agent_start", "turn_start", "message_start user", "message_end user",
+				"message_start assistant", "message_end assistant",
+				"tool_execution_start call_1 weather",
+				"tool_execution_start call_2 weather",
+				"tool_execution_start call_3 weather",
+				"tool_execution_end call_2",
+				"tool_execution_end call_1",
+				"tool_execution_end call_3",
+				// The model's order, after the whole batch.
+				"message_start toolResult call_1", "message_end toolResult call_1",
+				"message_start toolResult call_2", "message_end toolResult call_2",
+				"message_start toolResult call_3", "message_end toolResult call_3",
+				"turn_end results=3",
+				"turn_start", "message_start assistant", "message_end assistant", "turn_end results=0",
+				"agent_end messages=6",
+			}
+			// TestProgressBecomesUpdateEvents checks where the update comes.
+			got := without(without(trace(evs), "message_update assistant"), "tool_execution_update call_3")
+			assertLines(t, want, got,
+				"after the whole batch, each result's message_start and message_end, in the model's order")
+
+			sum := summarize(evs)
+			answer := "Here is what I found: Oslo 4 °C, light rain; Lima 19 °C, overcast; Cairo 31 °C, sunny."
+			expected.AssertHistory(t, []fakemodel.Message{
+				fakemodel.UserMessage{Text: fakemodel.ForecasterPrompt},
+				fakemodel.AssistantMessage{
+					Text: "I will look up all three at once.",
+					ToolCalls: []fakemodel.ToolCall{
+						call("call_1", "weather", `{"city":"Oslo"}`),
+						call("call_2", "weather", `{"city":"Lima"}`),
+						call("call_3", "weather", `{"city":"Cairo"}`),
+					},
+					StopReason: fakemodel.StopReasonToolUse,
+				},
+				fakemodel.ToolResultMessage{ToolCallID: "call_1", ToolName: "weather", Content: "Oslo 4 °C, light rain"},
+				fakemodel.ToolResultMessage{ToolCallID: "call_2", ToolName: "weather", Content: "Lima 19 °C, overcast"},
+				fakemodel.ToolResultMessage{ToolCallID: "call_3", ToolName: "weather", Content: "Cairo 31 °C, sunny"},
+				fakemodel.AssistantMessage{Text: answer, StopReason: fakemodel.StopReasonStop},
+			}, sum.added, "the results enter the history in the model's order")
+			assert.Equal(t, 2, sum.turns)
+			assert.Equal(t, Completed, sum.stopReason())
+			got2, _ := sum.answer()
+			assert.Equal(t, answer, got2, "the model reads the results in the order of its calls")
+		})
+	})
+	t.Run("a batch with calls that fail preparation", func(t *testing.T) {
+		inBubble(t, func(t *testing.T) {
+			cfg := Config{
+				Model: oneBatch(t,
+					call("call_1", "weather", `{"city":"Oslo"}`),
+					call("call_2", "search", `{"query":"x"}`),
+					call("call_3", "weather", `{"city":""}`),
+					call("call_4", "rm", `{"path":"x"}`),
+					call("call_5", "weather", `{"city":"Lima"}`),
+				),
+				Tools:          append([]Tool{weatherTool(nil)}, noteTools()...),
+				BeforeToolCall: requireApproval,
+			}
+			var results []fakemodel.Message
+			for ev := range runLoop(context.Background(), cfg, "go") {
+				if end, ok := ev.(TurnEnd); ok && len(end.ToolResults) > 0 {
+					for _, r := range end.ToolResults {
+						results = append(results, r)
+					}
+				}
+			}
+			expected.AssertHistory(t, []fakemodel.Message{
+				fakemodel.ToolResultMessage{ToolCallID: "call_1", ToolName: "weather", Content: "Oslo 4 °C, light rain"},
+				fakemodel.ToolResultMessage{ToolCallID: "call_2", ToolName: "search", Content: "Tool search not found", IsError: true},
+				fakemodel.ToolResultMessage{ToolCallID: "call_3", ToolName: "weather", IsError: true,
+					Content: `Validation failed for tool "weather": field "city" must not be empty. Received arguments: {"city":""}`},
+				fakemodel.ToolResultMessage{ToolCallID: "call_4", ToolName: "rm", Content: "rm needs the user's approval", IsError: true},
+				fakemodel.ToolResultMessage{ToolCallID: "call_5", ToolName: "weather", Content: "Lima 19 °C, overcast"},
+			}, results, "turn_end's results: one per call, each in its call's slot, in the model's order")
+		})
+	})
+}
+
+func TestProgressBecomesUpdateEvents(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		start := time.Now()
+		var updates []ToolExecutionUpdate
+		var lines []string
+		for ev := range runLoop(context.Background(), forecast(t), fakemodel.ForecasterPrompt) {
+			if u, ok := ev.(ToolExecutionUpdate); ok {
+				assert.Equal(t, services.ProgressAfter, time.Since(start), "the update arrives when the tool reports it")
+				updates = append(updates, u)
+			}
+			if line := traceLine(ev); strings.HasPrefix(line, "tool_execution_") {
+				lines = append(lines, line)
+			}
+		}
+		want := []ToolExecutionUpdate{{
+			ToolCallID: "call_3", ToolName: "weather", Args: json.RawMessage(`{"city":"Cairo"}`),
+			PartialResult: "the Cairo station is slow, still waiting",
+		}}
+		assert.Empty(t, cmp.Diff(want, updates, expected.JSONAsText),
+			"Cairo's progress note becomes one tool_execution_update (-want +got)")
+		assertLines(t, []string{
 			"tool_execution_start call_1 weather",
 			"tool_execution_start call_2 weather",
 			"tool_execution_start call_3 weather",
 			"tool_execution_update call_3",
-			// Completion order: Lima (200 ms), Oslo (300 ms), Cairo (400 ms).
 			"tool_execution_end call_2",
-			"tool_execution_end call_1",
-			"tool_execution_end call_3",
-			// The model's order, after the whole batch.
-			"message_start toolResult call_1", "message_end toolResult call_1",
-			"message_start toolResult call_2", "message_end toolResult call_2",
-			"message_start toolResult call_3", "message_end toolResult call_3",
-			"turn_end results=3",
-			"turn_start", "message_start assistant", "message_end assistant", "turn_end results=0",
-			"agent_end messages=6",
-		}
-		assert.Empty(t, cmp.Diff(want, without(trace(evs), "message_update assistant")), "events (-want +got)")
-		assert.Equal(t, 400*time.Millisecond, batch, "a parallel batch takes as long as its slowest call")
-
-		sum := summarize(evs)
-		assert.Equal(t, 2, sum.turns)
-		assert.Equal(t, Completed, sum.stopReason())
-		answer, _ := sum.answer()
-		assert.Equal(t, "Here is what I found: Oslo 4 °C, light rain; Lima 19 °C, overcast; Cairo 31 °C, sunny.", answer,
-			"the model reads the results in the order of its calls")
+		}, lines[:min(5, len(lines))], "the update comes after the starts, before the first end")
 	})
 }
 
-func TestSequentialRunsOneCallAtATime(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		cfg := forecast()
-		cfg.Sequential = true
-		start := time.Now()
-		evs := events(context.Background(), cfg, fakemodel.ForecasterPrompt)
-		elapsed := time.Since(start)
-
-		var batch []string
-		for _, line := range trace(evs) {
-			if strings.HasPrefix(line, "tool_execution") || strings.HasPrefix(line, "message_start toolResult") || strings.HasPrefix(line, "message_end toolResult") {
-				batch = append(batch, line)
-			}
-		}
-		want := []string{
-			"tool_execution_start call_1 weather", "tool_execution_end call_1", "message_start toolResult call_1", "message_end toolResult call_1",
-			"tool_execution_start call_2 weather", "tool_execution_end call_2", "message_start toolResult call_2", "message_end toolResult call_2",
-			"tool_execution_start call_3 weather", "tool_execution_update call_3", "tool_execution_end call_3", "message_start toolResult call_3", "message_end toolResult call_3",
-		}
-		assert.Empty(t, cmp.Diff(want, batch), "events (-want +got)")
-		assert.Equal(t, 900*time.Millisecond, elapsed, "a sequential batch takes the sum of its calls")
-	})
-}
-
-func TestASequentialToolSerialisesItsWholeBatch(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		cfg := Config{
-			Model: oneBatch(
-				call("a", "weather", `{"city":"Oslo"}`),
-				call("b", "write", `{"path":"x","text":"y"}`),
-				call("c", "weather", `{"city":"Lima"}`),
-			),
-			Tools: append([]Tool{weatherTool(nil)}, noteTools()...),
-		}
-		start := time.Now()
-		evs := events(context.Background(), cfg, "go")
-		assert.Equal(t, 500*time.Millisecond, time.Since(start), "300 ms + 0 + 200 ms, one after the other")
-
-		var starts, ends []int
-		for i, line := range trace(evs) {
-			if strings.HasPrefix(line, "tool_execution_start") {
-				starts = append(starts, i)
-			}
-			if strings.HasPrefix(line, "tool_execution_end") {
-				ends = append(ends, i)
-			}
-		}
-		require.Len(t, starts, 3)
-		require.Len(t, ends, 3)
-		for i := range 2 {
-			assert.Less(t, ends[i], starts[i+1], "call %d ends before the next one starts", i+1)
-		}
+// TestAReportAfterTheCallReturnedIsDropped has a tool leave a goroutine
+// behind that reports after the tool returned. Like Pi, the loop drops the
+// note: no update may follow the call's end, and the goroutine must not wait
+// for a loop that has moved on (the bubble would be stuck).
+func TestAReportAfterTheCallReturnedIsDropped(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		var late sync.WaitGroup
+		careless := newTool(fakemodel.ToolSpec{Name: "careless"}, nil, func(_ context.Context, _ string, _ struct{}, report func(string)) (string, error) {
+			report("on time")
+			late.Go(func() {
+				time.Sleep(50 * time.Millisecond)
+				report("too late")
+			})
+			return "done", nil
+		})
+		cfg := Config{Model: oneBatch(t, call("a", "careless", `{}`)), Tools: []Tool{careless}}
+		lines := trace(events(context.Background(), cfg, "go"))
+		late.Wait()
+		assert.Equal(t, []string{"tool_execution_start a careless", "tool_execution_update a", "tool_execution_end a"},
+			slices.DeleteFunc(lines, func(l string) bool { return !strings.HasPrefix(l, "tool_execution_") }),
+			"the note reported on time becomes an update, the one reported after the call returned is dropped")
 	})
 }
 
@@ -160,55 +286,18 @@ func (l *logger) index(line string) int {
 	return slices.Index(l.lines, line)
 }
 
-// probe is a weather tool that logs when it starts to run.
-func probe(log *logger) Tool {
-	return newTool(services.WeatherSpec, services.CheckWeather, func(ctx context.Context, id string, args services.WeatherArgs, report func(string)) (string, error) {
-		log.add("run %s", args.City)
-		return services.NewWeather(nil).LookUp(ctx, id, args, report)
-	})
-}
-
-func TestImmediateResultsEndBeforePreparedCallsRun(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		log := &logger{}
-		cfg := Config{
-			Model: oneBatch(
-				call("call_1", "weather", `{"city":"Oslo"}`),
-				call("call_2", "search", `{"query":"x"}`),
-				call("call_3", "weather", `{"city":""}`),
-				call("call_4", "rm", `{"path":"x"}`),
-				call("call_5", "weather", `{"city":"Lima"}`),
-			),
-			Tools:          append([]Tool{probe(log)}, noteTools()...),
-			BeforeToolCall: requireApproval,
-		}
-		for ev := range runLoop(context.Background(), cfg, "go") {
-			if line := traceLine(ev); strings.HasPrefix(line, "tool_execution") {
-				log.add("%s", line)
-			}
-		}
-		want := []string{
-			"tool_execution_start call_1 weather",
-			"tool_execution_start call_2 search",
-			"tool_execution_end call_2 error: Tool search not found",
-			"tool_execution_start call_3 weather",
-			`tool_execution_end call_3 error: Validation failed for tool "weather": field "city" must not be empty. Received arguments: {"city":""}`,
-			"tool_execution_start call_4 rm",
-			"tool_execution_end call_4 error: rm needs the user's approval",
-			"tool_execution_start call_5 weather",
-		}
-		require.GreaterOrEqual(t, len(log.lines), len(want)+4)
-		assert.Equal(t, want, log.lines[:len(want)], "preparation runs in the model's order, and its failures end at once")
-		assert.ElementsMatch(t, []string{"run Oslo", "run Lima"}, log.lines[len(want):len(want)+2],
-			"the prepared calls run only after the whole batch is prepared")
-		assert.Equal(t, []string{"tool_execution_end call_5", "tool_execution_end call_1"}, log.lines[len(want)+2:])
-	})
+// sorted returns the lines in sorted order, for lines written by goroutines
+// whose order is not fixed.
+func (l *logger) sorted() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Sorted(slices.Values(l.lines))
 }
 
 func TestHooksRunAtTheirPoints(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
 		log := &logger{}
-		cfg := forecast()
+		cfg := forecast(t)
 		cfg.BeforeToolCall = func(ctx context.Context, c BeforeToolCallContext) (BeforeToolCallResult, error) {
 			args, ok := c.Args.(services.WeatherArgs)
 			require.True(t, ok, "BeforeToolCall sees the decoded arguments")
@@ -227,7 +316,8 @@ func TestHooksRunAtTheirPoints(t *testing.T) {
 			before := log.index(fmt.Sprintf("before %s %s", id, fakemodel.ForecasterCities[i]))
 			after := slices.IndexFunc(log.lines, func(l string) bool { return strings.HasPrefix(l, "after "+id+" ") })
 			end := log.index("tool_execution_end " + id)
-			require.True(t, start >= 0 && before >= 0 && after >= 0 && end >= 0, "%s: %v", id, log.lines)
+			require.True(t, start >= 0 && before >= 0 && after >= 0 && end >= 0,
+				"%s: its start, BeforeToolCall, AfterToolCall (r.finalizeExecutedToolCall) and its end each come once: %q", id, log.lines)
 			assert.Equal(t, start+1, before, "BeforeToolCall runs right after %s starts, during preparation", id)
 			assert.Equal(t, end-1, after, "AfterToolCall runs right before %s ends", id)
 		}
@@ -292,9 +382,9 @@ func TestHooksChangeResults(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) {
+			inBubble(t, func(t *testing.T) {
 				cfg := Config{
-					Model:          oneBatch(call("a", "weather", `{"city":"Oslo"}`)),
+					Model:          oneBatch(t, call("a", "weather", `{"city":"Oslo"}`)),
 					Tools:          []Tool{weatherTool(nil)},
 					BeforeToolCall: tt.before,
 					AfterToolCall:  tt.after,
@@ -312,43 +402,363 @@ func TestHooksChangeResults(t *testing.T) {
 						}
 					}
 				}
-				assert.Equal(t, ToolExecutionEnd{ToolCallID: "a", ToolName: "weather", Result: tt.result, IsError: tt.isError}, end)
-				require.Len(t, turnEnd.ToolResults, 1)
-				assert.Equal(t, fakemodel.ToolResultMessage{ToolCallID: "a", ToolName: "weather", Content: tt.result, IsError: tt.isError}, turnEnd.ToolResults[0])
+				assert.Equal(t, ToolExecutionEnd{ToolCallID: "a", ToolName: "weather", Result: tt.result, IsError: tt.isError}, end,
+					"the call's end carries the result the hooks decided")
+				require.Len(t, turnEnd.ToolResults, 1, "turn_end carries the call's result")
+				assert.Equal(t, fakemodel.ToolResultMessage{ToolCallID: "a", ToolName: "weather", Content: tt.result, IsError: tt.isError}, turnEnd.ToolResults[0],
+					"turn_end's result is the one the hooks decided")
 				assert.Equal(t, Completed, summarize(evs).stopReason(), "the loop goes on")
 			})
 		})
 	}
 }
 
-func TestProgressBecomesUpdateEvents(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		start := time.Now()
-		var updates []ToolExecutionUpdate
-		for ev := range runLoop(context.Background(), forecast(), fakemodel.ForecasterPrompt) {
-			if u, ok := ev.(ToolExecutionUpdate); ok {
-				assert.Equal(t, services.ProgressAfter, time.Since(start), "the update arrives when the tool reports it")
-				updates = append(updates, u)
-			}
-		}
-		want := []ToolExecutionUpdate{{
-			ToolCallID: "call_3", ToolName: "weather", Args: json.RawMessage(`{"city":"Cairo"}`),
-			PartialResult: "the Cairo station is slow, still waiting",
-		}}
-		assert.Equal(t, want, updates)
-	})
-}
-
 func TestAPanickingToolBecomesAnErrorResult(t *testing.T) {
 	boom := newTool(fakemodel.ToolSpec{Name: "boom"}, nil, func(context.Context, string, struct{}, func(string)) (string, error) {
 		panic("boom")
 	})
-	cfg := Config{Model: oneBatch(call("a", "boom", `{}`), call("b", "weather", `{"city":"Oslo"}`)), Tools: []Tool{boom, weatherTool(nil)}}
-	synctest.Test(t, func(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		cfg := Config{Model: oneBatch(t, call("a", "boom", `{}`), call("b", "weather", `{"city":"Oslo"}`)), Tools: []Tool{boom, weatherTool(nil)}}
 		evs := events(context.Background(), cfg, "go")
-		assert.Contains(t, trace(evs), `tool_execution_end a error: Tool "boom" panicked: boom`)
+		assert.Contains(t, trace(evs), `tool_execution_end a error: Tool "boom" panicked: boom`,
+			"executePreparedToolCall turns the panic into an error result")
 		assert.Contains(t, trace(evs), "tool_execution_end b", "the other call of the batch is not affected")
 		assert.Equal(t, Completed, summarize(evs).stopReason())
+	})
+}
+
+func TestCancellationAbortsTheRun(t *testing.T) {
+	tests := []struct {
+		name     string
+		cancelAt string // the trace line at which the user presses Ctrl-C
+		results  []string
+		took     time.Duration
+		// ends are the tool_execution_end trace lines in their order, if
+		// that order is fixed.
+		ends []string
+	}{
+		{
+			// Oslo and Lima are prepared, but the batch never starts: no
+			// call runs once the run is cancelled, as in Pi 0.85.0 (0.83.0
+			// would start them). Their ends come after call_3's, which
+			// ended during preparation.
+			name:     "during preparation",
+			cancelAt: "tool_execution_start call_3 weather",
+			results:  []string{"Operation aborted", "Operation aborted", "Operation aborted"},
+			took:     0,
+			ends: []string{
+				"tool_execution_end call_3 error: Operation aborted",
+				"tool_execution_end call_1 error: Operation aborted",
+				"tool_execution_end call_2 error: Operation aborted",
+			},
+		},
+		{
+			name:     "during execution",
+			cancelAt: "tool_execution_update call_3",
+			results:  []string{"weather in Oslo: context canceled", "weather in Lima: context canceled", "weather in Cairo: context canceled"},
+			took:     services.ProgressAfter,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			inBubble(t, func(t *testing.T) {
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				start := time.Now()
+				var evs []Event
+				var results, notErrors []string
+				for ev := range runLoop(ctx, forecast(t), fakemodel.ForecasterPrompt) {
+					evs = append(evs, ev)
+					if traceLine(ev) == tt.cancelAt {
+						cancel()
+					}
+					if end, ok := ev.(TurnEnd); ok {
+						for _, r := range end.ToolResults {
+							if !r.IsError {
+								notErrors = append(notErrors, r.ToolCallID)
+							}
+							results = append(results, r.Content)
+						}
+					}
+				}
+				assert.Equal(t, tt.took, time.Since(start), "the tools stop as soon as the context is cancelled: they run with the run's context, r.ctx")
+				assert.Equal(t, tt.results, results, "each cancelled call gets an error result")
+				assert.Empty(t, notErrors, "these calls' results are not marked as errors")
+				if tt.ends != nil {
+					var ends []string
+					for _, line := range trace(evs) {
+						if strings.HasPrefix(line, "tool_execution_end ") {
+							ends = append(ends, line)
+						}
+					}
+					assert.Equal(t, tt.ends, ends)
+				}
+				sum := summarize(evs)
+				assert.Equal(t, Aborted, sum.stopReason())
+				assert.Equal(t, 2, sum.turns, "the request of turn 2 sees the cancelled context")
+				assert.Equal(t, "agent_end messages=6", traceLine(evs[len(evs)-1]))
+			})
+		})
+	}
+}
+
+// TestNoGoroutineOutlivesARun looks, once the range statement is over and
+// every goroutine of the bubble has exited or is stuck, for a goroutine that
+// runs the lab's code. A tool goroutine left behind, still waiting for its
+// timer or to hand over its end, would be one.
+func TestNoGoroutineOutlivesARun(t *testing.T) {
+	tests := []struct {
+		name string
+		// stopAt is the trace line after which the consumer stops
+		// ranging, or cancels the run if cancel is set.
+		stopAt string
+		cancel bool
+	}{
+		{name: "a run that ends"},
+		{name: "a consumer that stops while the tools run", stopAt: "tool_execution_update call_3"},
+		{name: "a cancelled run", stopAt: "tool_execution_update call_3", cancel: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			inBubble(t, func(t *testing.T) {
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				for ev := range runLoop(ctx, forecast(t), fakemodel.ForecasterPrompt) {
+					line := traceLine(ev)
+					if line == "tool_execution_update call_3" {
+						// Proof that toolGoroutines finds them.
+						assert.NotEmpty(t, toolGoroutines(), "the tools run while they report progress")
+					}
+					if line != tt.stopAt {
+						continue
+					}
+					if !tt.cancel {
+						break
+					}
+					cancel()
+				}
+				synctest.Wait()
+				if left := toolGoroutines(); len(left) > 0 {
+					t.Errorf("%d tool goroutines outlive the run; the first %s. Does execute take every call's end, even after the consumer stopped, and wait for its goroutines?",
+						len(left), where(left[0]))
+				}
+			})
+		})
+	}
+}
+
+// toolGoroutines returns the stacks of the goroutines that run the lab's
+// code, other than the caller's: while a batch runs, those that run its
+// tools; once a run is over, any that the loop left behind.
+func toolGoroutines() []string {
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	_, self, _, _ := runtime.Caller(0)
+	var found []string
+	for i, g := range slices.Collect(strings.SplitSeq(string(buf), "\n\n")) {
+		if i > 0 && slices.ContainsFunc(strings.Split(g, "\n"), func(l string) bool { return inLab(l, self) }) {
+			found = append(found, g) // the first is the caller's
+		}
+	}
+	return found
+}
+
+// inLab reports whether the line of a goroutine's stack is a frame in the
+// lab's own code, next to the test file self, and not in its tests.
+func inLab(line, self string) bool {
+	file, _, ok := strings.Cut(strings.TrimSpace(line), ":")
+	return ok && filepath.Dir(file) == filepath.Dir(self) && !strings.HasSuffix(file, "_test.go")
+}
+
+// where says what a goroutine's stack shows it waiting for, and where in
+// the lab's files: "waits (chan send) at batch.go:205".
+func where(stack string) string {
+	header, frames, _ := strings.Cut(stack, "\n")
+	state := header
+	if _, s, ok := strings.Cut(header, "["); ok {
+		state, _, _ = strings.Cut(strings.TrimSuffix(s, "]:"), ",")
+	}
+	_, self, _, _ := runtime.Caller(0)
+	for l := range strings.SplitSeq(frames, "\n") {
+		if inLab(l, self) {
+			at, _, _ := strings.Cut(filepath.Base(strings.TrimSpace(l)), " ")
+			return fmt.Sprintf("waits (%s) at %s", state, at)
+		}
+	}
+	return fmt.Sprintf("waits (%s)", state)
+}
+
+// TestAConsumerThatStopsEndsTheRun stops ranging after each event of a full
+// run in turn. The loop must not yield again: the range statement would
+// panic. TestNoGoroutineOutlivesARun checks that no tool goroutine is left.
+func TestAConsumerThatStopsEndsTheRun(t *testing.T) {
+	var total int
+	inBubble(t, func(t *testing.T) {
+		total = len(events(context.Background(), forecast(t), fakemodel.ForecasterPrompt))
+	})
+	for stopAfter := 1; stopAfter <= total; stopAfter++ {
+		inBubble(t, func(t *testing.T) {
+			start := time.Now()
+			var got []string
+			for ev := range runLoop(context.Background(), forecast(t), fakemodel.ForecasterPrompt) {
+				got = append(got, traceLine(ev))
+				if len(got) == stopAfter {
+					break
+				}
+			}
+			require.Len(t, got, stopAfter)
+			assert.LessOrEqual(t, time.Since(start), 400*time.Millisecond, "stopping cancels the tools still running")
+			if got[stopAfter-1] == "tool_execution_update call_3" {
+				assert.Equal(t, services.ProgressAfter, time.Since(start), "stopped at 100 ms, the run ends at once")
+			}
+		})
+	}
+}
+
+func TestSequentialRunsOneCallAtATime(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		cfg := forecast(t)
+		cfg.Sequential = true
+		start := time.Now()
+		evs := events(context.Background(), cfg, fakemodel.ForecasterPrompt)
+		elapsed := time.Since(start)
+		if len(batchLines(evs)) == 0 {
+			t.Fatal("no call started: executeSequential takes each call from its tool_execution_start to its result message")
+		}
+
+		want := []string{
+			"tool_execution_start call_1 weather", "tool_execution_end call_1", "message_start toolResult call_1", "message_end toolResult call_1",
+			"tool_execution_start call_2 weather", "tool_execution_end call_2", "message_start toolResult call_2", "message_end toolResult call_2",
+			"tool_execution_start call_3 weather", "tool_execution_update call_3", "tool_execution_end call_3", "message_start toolResult call_3", "message_end toolResult call_3",
+		}
+		assertLines(t, want, batchLines(evs),
+			"with Config.Sequential, each call's start, end and result message come before the next call starts")
+		assert.Equal(t, 900*time.Millisecond, elapsed, "a sequential batch takes the sum of its calls")
+	})
+}
+
+// batchLines returns the trace lines of the tool calls and their results.
+func batchLines(evs []Event) []string {
+	var batch []string
+	for _, line := range trace(evs) {
+		if strings.HasPrefix(line, "tool_execution") || strings.HasPrefix(line, "message_start toolResult") || strings.HasPrefix(line, "message_end toolResult") {
+			batch = append(batch, line)
+		}
+	}
+	return batch
+}
+
+func TestASequentialBatchEndsAFailedCallAtOnce(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		cfg := Config{
+			Model:      oneBatch(t, call("a", "search", `{"query":"x"}`), call("b", "weather", `{"city":"Oslo"}`)),
+			Tools:      []Tool{weatherTool(nil)},
+			Sequential: true,
+		}
+		want := []string{
+			"tool_execution_start a search", "tool_execution_end a error: Tool search not found",
+			"message_start toolResult a error", "message_end toolResult a error",
+			"tool_execution_start b weather", "tool_execution_end b", "message_start toolResult b", "message_end toolResult b",
+		}
+		assertLines(t, want, batchLines(events(context.Background(), cfg, "go")),
+			"a call that fails preparation ends at once, with its result message, before the next call starts")
+	})
+}
+
+func TestASequentialToolSerialisesItsWholeBatch(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		cfg := Config{
+			Model: oneBatch(t,
+				call("a", "weather", `{"city":"Oslo"}`),
+				call("b", "write", `{"path":"x","text":"y"}`),
+				call("c", "weather", `{"city":"Lima"}`),
+			),
+			Tools: append([]Tool{weatherTool(nil)}, noteTools()...),
+		}
+		start := time.Now()
+		evs := events(context.Background(), cfg, "go")
+		assert.Equal(t, 500*time.Millisecond, time.Since(start),
+			"write is a Sequential tool, so its batch runs one call at a time: 300 ms + 0 + 200 ms, one after the other")
+
+		var starts, ends []int
+		for i, line := range trace(evs) {
+			if strings.HasPrefix(line, "tool_execution_start") {
+				starts = append(starts, i)
+			}
+			if strings.HasPrefix(line, "tool_execution_end") {
+				ends = append(ends, i)
+			}
+		}
+		require.Len(t, starts, 3, "each call starts once")
+		require.Len(t, ends, 3, "each call ends once")
+		for i := range 2 {
+			assert.Less(t, ends[i], starts[i+1], "call %d ends before the next one starts", i+1)
+		}
+	})
+}
+
+func TestACancelStopsASequentialBatch(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		cfg := forecast(t)
+		cfg.Sequential = true
+		var evs []Event
+		for ev := range runLoop(ctx, cfg, fakemodel.ForecasterPrompt) {
+			evs = append(evs, ev)
+			if traceLine(ev) == "tool_execution_end call_1" {
+				cancel()
+			}
+		}
+		assertLines(t, []string{
+			"tool_execution_start call_1 weather", "tool_execution_end call_1", "message_start toolResult call_1", "message_end toolResult call_1",
+		}, batchLines(evs), "once the run is cancelled, the batch starts no further call, as in Pi")
+		assert.Equal(t, Aborted, summarize(evs).stopReason(), "the request after the batch sees the cancel")
+	})
+}
+
+// probe is a weather tool that logs when it starts to run.
+func probe(log *logger) Tool {
+	return newTool(services.WeatherSpec, services.CheckWeather, func(ctx context.Context, id string, args services.WeatherArgs, report func(string)) (string, error) {
+		log.add("run %s", args.City)
+		return services.NewWeather(nil).LookUp(ctx, id, args, report)
+	})
+}
+
+func TestImmediateResultsEndBeforePreparedCallsRun(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		log := &logger{}
+		cfg := Config{
+			Model: oneBatch(t,
+				call("call_1", "weather", `{"city":"Oslo"}`),
+				call("call_2", "search", `{"query":"x"}`),
+				call("call_3", "weather", `{"city":""}`),
+				call("call_4", "rm", `{"path":"x"}`),
+				call("call_5", "weather", `{"city":"Lima"}`),
+			),
+			Tools:          append([]Tool{probe(log)}, noteTools()...),
+			BeforeToolCall: requireApproval,
+		}
+		for ev := range runLoop(context.Background(), cfg, "go") {
+			if line := traceLine(ev); strings.HasPrefix(line, "tool_execution") {
+				log.add("%s", line)
+			}
+		}
+		want := []string{
+			"tool_execution_start call_1 weather",
+			"tool_execution_start call_2 search",
+			"tool_execution_end call_2 error: Tool search not found",
+			"tool_execution_start call_3 weather",
+			`tool_execution_end call_3 error: Validation failed for tool "weather": field "city" must not be empty. Received arguments: {"city":""}`,
+			"tool_execution_start call_4 rm",
+			"tool_execution_end call_4 error: rm needs the user's approval",
+			"tool_execution_start call_5 weather",
+		}
+		require.GreaterOrEqual(t, len(log.lines), len(want)+4)
+		assert.Equal(t, want, log.lines[:len(want)], "preparation runs in the model's order, and its failures end at once")
+		assert.ElementsMatch(t, []string{"run Oslo", "run Lima"}, log.lines[len(want):len(want)+2],
+			"the prepared calls run only after the whole batch is prepared")
+		assert.Equal(t, []string{"tool_execution_end call_5", "tool_execution_end call_1"}, log.lines[len(want)+2:])
 	})
 }
 
@@ -360,7 +770,9 @@ func TestToolErrorsAreResultsAndTheLoopGoesOn(t *testing.T) {
 		return services.NewWeather(nil).LookUp(ctx, id, args, report)
 	})
 	synctest.Test(t, func(t *testing.T) {
-		evs := events(context.Background(), Config{Model: fakemodel.Forecaster(), Tools: []Tool{flaky}}, fakemodel.ForecasterPrompt)
+		cfg := forecast(t)
+		cfg.Tools = []Tool{flaky}
+		evs := events(context.Background(), cfg, fakemodel.ForecasterPrompt)
 		assert.Contains(t, trace(evs), "message_start toolResult call_2 error")
 		sum := summarize(evs)
 		assert.Equal(t, Completed, sum.stopReason())
@@ -442,78 +854,6 @@ func TestTheTurnLimitStillHolds(t *testing.T) {
 	assert.Equal(t, []fakemodel.Role{"user", "assistant", "toolResult", "assistant", "toolResult"}, roles(sum.added))
 }
 
-func TestCancellationAbortsTheRun(t *testing.T) {
-	tests := []struct {
-		name     string
-		cancelAt string // the trace line at which the user presses Ctrl-C
-		results  []string
-		took     time.Duration
-		// ends are the tool_execution_end trace lines in their order, if
-		// that order is fixed.
-		ends []string
-	}{
-		{
-			// Oslo and Lima are prepared, but the batch never starts: no
-			// call runs once the run is cancelled, as in Pi 0.85.0 (0.83.0
-			// would start them). Their ends come after call_3's, which
-			// ended during preparation.
-			name:     "during preparation",
-			cancelAt: "tool_execution_start call_3 weather",
-			results:  []string{"Operation aborted", "Operation aborted", "Operation aborted"},
-			took:     0,
-			ends: []string{
-				"tool_execution_end call_3 error: Operation aborted",
-				"tool_execution_end call_1 error: Operation aborted",
-				"tool_execution_end call_2 error: Operation aborted",
-			},
-		},
-		{
-			name:     "during execution",
-			cancelAt: "tool_execution_update call_3",
-			results:  []string{"weather in Oslo: context canceled", "weather in Lima: context canceled", "weather in Cairo: context canceled"},
-			took:     services.ProgressAfter,
-		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) {
-				ctx, cancel := context.WithCancel(context.Background())
-				defer cancel()
-				start := time.Now()
-				var evs []Event
-				var results []string
-				for ev := range runLoop(ctx, forecast(), fakemodel.ForecasterPrompt) {
-					evs = append(evs, ev)
-					if traceLine(ev) == tt.cancelAt {
-						cancel()
-					}
-					if end, ok := ev.(TurnEnd); ok {
-						for _, r := range end.ToolResults {
-							assert.True(t, r.IsError)
-							results = append(results, r.Content)
-						}
-					}
-				}
-				assert.Equal(t, tt.took, time.Since(start), "the tools stop as soon as the context is cancelled")
-				assert.Equal(t, tt.results, results)
-				if tt.ends != nil {
-					var ends []string
-					for _, line := range trace(evs) {
-						if strings.HasPrefix(line, "tool_execution_end ") {
-							ends = append(ends, line)
-						}
-					}
-					assert.Equal(t, tt.ends, ends)
-				}
-				sum := summarize(evs)
-				assert.Equal(t, Aborted, sum.stopReason())
-				assert.Equal(t, 2, sum.turns, "the request of turn 2 sees the cancelled context")
-				assert.Equal(t, "agent_end messages=6", traceLine(evs[len(evs)-1]))
-			})
-		})
-	}
-}
-
 // TestACancelInTheLastTurnEndsByTheLimit is the exception the README names:
 // when the cancelled turn is the last one the limit allows, no request is
 // made that could see the cancel, so the run ends by the limit.
@@ -521,7 +861,7 @@ func TestACancelInTheLastTurnEndsByTheLimit(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		cfg := forecast()
+		cfg := forecast(t)
 		cfg.MaxTurns = 1
 		var evs []Event
 		for ev := range runLoop(ctx, cfg, fakemodel.ForecasterPrompt) {
@@ -536,56 +876,6 @@ func TestACancelInTheLastTurnEndsByTheLimit(t *testing.T) {
 	})
 }
 
-// TestAConsumerThatStopsEndsTheRun stops ranging after each event of a full
-// run in turn. The loop must not yield again: the range statement would
-// panic. TestNoGoroutineOutlivesARun checks that no tool goroutine is left.
-func TestAConsumerThatStopsEndsTheRun(t *testing.T) {
-	var total int
-	synctest.Test(t, func(t *testing.T) {
-		total = len(events(context.Background(), forecast(), fakemodel.ForecasterPrompt))
-	})
-	for stopAfter := 1; stopAfter <= total; stopAfter++ {
-		synctest.Test(t, func(t *testing.T) {
-			start := time.Now()
-			var got []string
-			for ev := range runLoop(context.Background(), forecast(), fakemodel.ForecasterPrompt) {
-				got = append(got, traceLine(ev))
-				if len(got) == stopAfter {
-					break
-				}
-			}
-			require.Len(t, got, stopAfter)
-			assert.LessOrEqual(t, time.Since(start), 400*time.Millisecond, "stopping cancels the tools still running")
-			if got[stopAfter-1] == "tool_execution_update call_3" {
-				assert.Equal(t, services.ProgressAfter, time.Since(start), "stopped at 100 ms, the run ends at once")
-			}
-		})
-	}
-}
-
-// TestAReportAfterTheCallReturnedIsDropped has a tool leave a goroutine
-// behind that reports after the tool returned. Like Pi, the loop drops the
-// note: no update may follow the call's end, and the goroutine must not wait
-// for a loop that has moved on (synctest.Test would fail on it).
-func TestAReportAfterTheCallReturnedIsDropped(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		var late sync.WaitGroup
-		careless := newTool(fakemodel.ToolSpec{Name: "careless"}, nil, func(_ context.Context, _ string, _ struct{}, report func(string)) (string, error) {
-			report("on time")
-			late.Go(func() {
-				time.Sleep(50 * time.Millisecond)
-				report("too late")
-			})
-			return "done", nil
-		})
-		cfg := Config{Model: oneBatch(call("a", "careless", `{}`)), Tools: []Tool{careless}}
-		lines := trace(events(context.Background(), cfg, "go"))
-		late.Wait()
-		assert.Equal(t, []string{"tool_execution_start a careless", "tool_execution_update a", "tool_execution_end a"},
-			slices.DeleteFunc(lines, func(l string) bool { return !strings.HasPrefix(l, "tool_execution_") }))
-	})
-}
-
 // TestACancelledRunWinsOverABlock follows Pi's prepareToolCall: when the run
 // is cancelled while BeforeToolCall decides, the call's result says so,
 // whatever the hook said.
@@ -593,8 +883,8 @@ func TestACancelledRunWinsOverABlock(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		cfg := forecast()
-		cfg.Model = oneBatch(call("a", "weather", `{"city":"Oslo"}`))
+		cfg := forecast(t)
+		cfg.Model = oneBatch(t, call("a", "weather", `{"city":"Oslo"}`))
 		cfg.BeforeToolCall = func(context.Context, BeforeToolCallContext) (BeforeToolCallResult, error) {
 			cancel()
 			return BeforeToolCallResult{Block: true, Reason: "not today"}, nil
@@ -607,64 +897,6 @@ func TestACancelledRunWinsOverABlock(t *testing.T) {
 		}
 		assert.Equal(t, []ToolExecutionEnd{{ToolCallID: "a", ToolName: "weather", Result: "Operation aborted", IsError: true}}, ends)
 	})
-}
-
-// TestNoGoroutineOutlivesARun looks, once the range statement is over and
-// every goroutine of the bubble has exited or is stuck, for a goroutine that
-// the loop started to run a tool. A tool goroutine left behind, still
-// waiting for its timer or to hand over its end, would be one.
-func TestNoGoroutineOutlivesARun(t *testing.T) {
-	tests := []struct {
-		name string
-		// stopAt is the trace line after which the consumer stops
-		// ranging, or cancels the run if cancel is set.
-		stopAt string
-		cancel bool
-	}{
-		{name: "a run that ends"},
-		{name: "a consumer that stops while the tools run", stopAt: "tool_execution_update call_3"},
-		{name: "a cancelled run", stopAt: "tool_execution_update call_3", cancel: true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) {
-				ctx, cancel := context.WithCancel(context.Background())
-				defer cancel()
-				for ev := range runLoop(ctx, forecast(), fakemodel.ForecasterPrompt) {
-					line := traceLine(ev)
-					if line == "tool_execution_update call_3" {
-						// Proof that toolGoroutines finds them.
-						assert.NotEmpty(t, toolGoroutines(), "the tools run while they report progress")
-					}
-					if line != tt.stopAt {
-						continue
-					}
-					if !tt.cancel {
-						break
-					}
-					cancel()
-				}
-				synctest.Wait()
-				assert.Empty(t, toolGoroutines())
-			})
-		})
-	}
-}
-
-// toolGoroutines returns the stacks of the goroutines that run tools: those
-// running the function that execute starts for each call. (Their "created
-// by" line names sync.(*WaitGroup).Go, not execute.)
-func toolGoroutines() []string {
-	buf := make([]byte, 1<<20)
-	buf = buf[:runtime.Stack(buf, true)]
-	frame := "\n" + reflect.TypeFor[runState]().PkgPath() + ".(*runState).execute.func"
-	var found []string
-	for g := range strings.SplitSeq(string(buf), "\n\n") {
-		if strings.Contains(g, frame) {
-			found = append(found, g)
-		}
-	}
-	return found
 }
 
 func TestACutOffReplyWithToolCallsEndsByTheTurnLimit(t *testing.T) {

@@ -7,12 +7,64 @@ import (
 	"strings"
 	"testing"
 	"testing/synctest"
+	"time"
 
 	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
+
+// The rules' tests, in loop_test.go, guard every model they give the loop
+// and run in bubbles that say why they are stuck: a loop that never ends, or
+// goroutines that wait for one another for good, fail a test within a
+// second with a sentence that names the likely cause, instead of hanging or
+// ending in synctest's bare deadlock.
+
+// guardTurns is how many turns a test lets the loop run, far more than any
+// test here needs.
+const guardTurns = 50
+
+// guard wraps model in expected.Guard.
+func guard(t *testing.T, model fakemodel.Model, cause string) fakemodel.Model {
+	return expected.Guard(t, model, guardTurns, cause)
+}
+
+// stuckAfter is how long inBubble lets a test run on the bubble's clock:
+// far longer than any test here, and no time at all on the machine's.
+const stuckAfter = time.Hour
+
+// inBubble runs f in a synctest bubble, as synctest.Test does. When every
+// goroutine of the bubble waits for another and nothing can wake them, the
+// bubble's clock jumps to stuckAfter, and inBubble says so, with the likely
+// causes, before synctest reports the deadlock.
+func inBubble(t *testing.T, f func(t *testing.T)) {
+	t.Helper()
+	synctest.Test(t, func(t *testing.T) {
+		done := make(chan struct{})
+		defer close(done)
+		go func() {
+			select {
+			case <-done:
+			case <-time.After(stuckAfter):
+				t.Errorf("the run is stuck: its goroutines all wait, and nothing can wake them. Does a goroutine send on a channel that nobody reads any more? Does the loop wait for an event, or for goroutines, that never come?")
+			}
+		}()
+		f(t)
+	})
+}
+
+// assertLines checks that got holds the lines of want, such as trace lines,
+// and prints a line diff of the two if it does not.
+func assertLines(t *testing.T, want, got []string, msg string) bool {
+	t.Helper()
+	diff := expected.UnifiedDiff("want", "got", strings.Join(want, "\n")+"\n", strings.Join(got, "\n")+"\n")
+	if diff == "" {
+		return true
+	}
+	t.Errorf("%s (-want +got):\n%s", msg, strings.TrimSuffix(diff, "\n"))
+	return false
+}
 
 // TestOutputMatchesGoldenFile runs the program in a synctest bubble, where
 // the machine's time is fake: the demo clock's real waits take no time.

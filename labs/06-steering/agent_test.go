@@ -3,12 +3,15 @@ package main
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
 
+	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/scenario"
 	"github.com/google/go-cmp/cmp"
@@ -16,17 +19,155 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// researcher is an agent with the demo's model and an instant search tool.
-func researcher(opts ...func(*AgentOptions)) *Agent {
-	o := AgentOptions{Config: Config{Model: fakemodel.Researcher("search"), Tools: []Tool{search(false)}}}
+// The tests of this lab's idea come first, in the order of the exercises in
+// the README's "Build it yourself": the queue's drain, a batch's terminate,
+// then the two-level loop, one rule each; each test's messages name its
+// rule. The tests of the queue and of the batch use no loop, so that a
+// mistake there is not blamed on the loop. Every model is guarded: a loop
+// that never ends fails its test within a second, with a sentence that
+// names the likely cause, instead of hanging until go test's timeout.
+
+// researcher is an agent with the demo's model, guarded, and an instant
+// search tool.
+func researcher(t *testing.T, opts ...func(*AgentOptions)) *Agent {
+	o := AgentOptions{Config: Config{Model: guard(t, fakemodel.Researcher("search"), endless), Tools: []Tool{search(false)}}}
 	for _, f := range opts {
 		f(&o)
 	}
 	return NewAgent(o)
 }
 
+// queueOf returns a queue in mode that holds a user message for each text,
+// added as Steer adds them.
+func queueOf(mode QueueMode, texts ...string) *queue {
+	q := &queue{mode: mode}
+	for _, text := range texts {
+		q.add(user(text))
+	}
+	return q
+}
+
+// texts returns the text of each message, or nil for none: what a test of
+// the queue compares.
+func texts(messages []fakemodel.Message) []string {
+	var out []string
+	for _, m := range messages {
+		if u, ok := m.(fakemodel.UserMessage); ok {
+			out = append(out, u.Text)
+		} else {
+			out = append(out, fmt.Sprintf("%v", m)) // a nil message, for instance
+		}
+	}
+	return out
+}
+
+func TestOneAtATimeTakesOneMessagePerPoll(t *testing.T) {
+	q := queueOf(OneAtATime, "A", "B", "C")
+	left := [][]string{{"B", "C"}, {"C"}, nil}
+	for i, want := range []string{"A", "B", "C"} {
+		require.Equal(t, []string{want}, texts(q.drain()), "poll %d in mode one-at-a-time takes one message, the oldest", i+1)
+		require.Equal(t, left[i], texts(q.waiting()), "after poll %d, the messages it did not take are still queued, in order", i+1)
+	}
+	assert.Empty(t, texts(q.drain()), "a poll of an empty queue takes nothing")
+}
+
+func TestAllTakesEveryQueuedMessage(t *testing.T) {
+	q := queueOf(All, "A", "B", "C")
+	require.Equal(t, []string{"A", "B", "C"}, texts(q.drain()), "a poll in mode all takes every queued message, oldest first")
+	assert.Empty(t, texts(q.waiting()), "after a poll in mode all, nothing is queued")
+	assert.Empty(t, texts(q.drain()), "a poll of an empty queue takes nothing")
+	q.add(user("D"))
+	assert.Equal(t, []string{"D"}, texts(q.drain()), "a message added after a poll is taken by the next poll")
+}
+
+func TestAQueueNeverLosesAMessage(t *testing.T) {
+	t.Run("a poll's messages are its own", func(t *testing.T) {
+		for mode, want := range map[QueueMode][]string{OneAtATime: {"A"}, All: {"A", "B"}} {
+			q := queueOf(mode, "A", "B")
+			taken := q.drain()
+			q.drain()
+			q.add(user("C"))
+			q.add(user("D"))
+			q.drain()
+			assert.Equal(t, want, texts(taken), "mode %s: later adds and polls do not change the messages a poll took", mode)
+		}
+	})
+	t.Run("goroutines add while the loop polls", func(t *testing.T) {
+		for _, mode := range []QueueMode{OneAtATime, All} {
+			// Each sender's first message is queued before the polls
+			// begin, so that the first poll finds several.
+			q := &queue{mode: mode}
+			const senders, each = 3, 200
+			var wg sync.WaitGroup
+			for g := range senders {
+				q.add(user(fmt.Sprintf("%d 0", g)))
+				wg.Go(func() {
+					for i := 1; i < each; i++ {
+						q.add(user(fmt.Sprintf("%d %d", g, i)))
+					}
+				})
+			}
+			added := make(chan struct{})
+			go func() { wg.Wait(); close(added) }()
+			var got []string
+			for polling := true; polling; {
+				select {
+				case <-added:
+					polling = false
+				default:
+					runtime.Gosched()
+				}
+				got = append(got, texts(q.drain())...)
+			}
+			for range senders * each { // what is still queued, if the polls took too little
+				more := texts(q.drain())
+				if len(more) == 0 {
+					break
+				}
+				got = append(got, more...)
+			}
+			next := make([]int, senders) // the next message of each sender
+			for _, text := range got {
+				var g, i int
+				if _, err := fmt.Sscanf(text, "%d %d", &g, &i); err != nil || g >= senders || i != next[g] {
+					t.Fatalf("mode %s: a poll took %q where sender %d's message %d was due: "+
+						"with q.mu held, each message is taken once, in the order it was added", mode, text, g, next[g])
+				}
+				next[g]++
+			}
+			for g, n := range next {
+				assert.Equal(t, each, n, "mode %s: the polls took %d of sender %d's %d messages: every message is taken once", mode, n, g, each)
+			}
+		}
+	})
+}
+
+func TestABatchTerminatesOnlyIfEveryResultAsks(t *testing.T) {
+	stop := outcome{call: call("1", "t", `{}`), content: "x", terminate: true}
+	goOn := outcome{call: call("2", "u", `{}`), content: "y"}
+	tests := []struct {
+		name     string
+		outcomes []outcome
+		want     bool
+	}{
+		{"every result asks", []outcome{stop, stop}, true},
+		{"one result asks", []outcome{stop}, true},
+		{"one result does not", []outcome{stop, goOn}, false},
+		{"the first result does not", []outcome{goOn, stop}, false},
+		{"no result asks", []outcome{goOn}, false},
+		{"an empty batch", nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := newBatch(tt.outcomes)
+			assert.Equal(t, tt.want, b.terminate, "a batch terminates the run only if it has results and every one asks to")
+			assert.Equal(t, len(tt.outcomes), len(b.results), "one result per outcome")
+		})
+	}
+}
+
 func TestFirstSteeringPollComesBeforeTheFirstRequest(t *testing.T) {
-	model := &recorder{model: fakemodel.Researcher("search")}
+	model := &recorder{model: guard(t, fakemodel.Researcher("search"), endless)}
 	a := NewAgent(AgentOptions{Config: Config{Model: model, Tools: []Tool{search(false)}}})
 	a.Steer(user("Typed while the agent was idle."))
 
@@ -37,8 +178,10 @@ func TestFirstSteeringPollComesBeforeTheFirstRequest(t *testing.T) {
 		"message_start user", "message_end user", // the steering message, in the same turn
 		"message_start assistant",
 	}
-	assert.Equal(t, want, without(trace(events), "message_update assistant")[:len(want)])
-	require.NotEmpty(t, model.requests)
+	assert.Empty(t, cmp.Diff(want, head(without(trace(events), "message_update assistant"), len(want))),
+		"the first steering poll comes before the first request: a message steered while the agent was idle enters turn 1, "+
+			"right after the prompt (-want +got)")
+	require.NotEmpty(t, model.requests, "the run asks the model")
 	assert.Equal(t, []fakemodel.Role{"user", "user"}, roles(model.requests[0].Messages), "the first request already carries it")
 }
 
@@ -79,7 +222,7 @@ func TestSteeringWaitsForTheWholeBatch(t *testing.T) {
 					tool("a", scenario.Action{Result: "A", Duration: 300 * time.Millisecond}),
 					tool("b", scenario.Action{Result: "B", Duration: 200 * time.Millisecond}),
 				}
-				model := fakemodel.Scripted(reply("Two calls.", call("1", "a", `{}`), call("2", "b", `{}`)), reply("Done."))
+				model := guard(t, fakemodel.Scripted(reply("Two calls.", call("1", "a", `{}`), call("2", "b", `{}`)), reply("Done.")), endless)
 				a := NewAgent(AgentOptions{Config: Config{Model: model, Tools: tools, Sequential: tt.sequential}})
 				var lines []string
 				err := a.Prompt(context.Background(), "go", func(ev Event) {
@@ -91,151 +234,77 @@ func TestSteeringWaitsForTheWholeBatch(t *testing.T) {
 				})
 				require.NoError(t, err)
 				i := slices.Index(lines, tt.want[0])
-				require.GreaterOrEqual(t, i, 0)
-				assert.Equal(t, tt.want, lines[i:i+len(tt.want)], "steering never interrupts a tool batch")
+				require.GreaterOrEqual(t, i, 0, "the batch starts")
+				assert.Empty(t, cmp.Diff(tt.want, head(lines[i:], len(tt.want))),
+					"after each turn the loop polls for steering, and steering never interrupts a tool batch: "+
+						"\"Stop!\", typed as the batch starts, enters after the batch's turn_end, before the next request (-want +got)")
 			})
 		})
 	}
 }
 
-func TestHooksAfterATurnRunInPisOrder(t *testing.T) {
-	var log []string
-	cfg := Config{
-		Model: fakemodel.Scripted(reply("Calling.", call("1", "search", `{}`)), reply("Done.")),
-		Tools: []Tool{search(false)},
-		PrepareNextTurn: func(context.Context, TurnContext) NextTurn {
-			log = append(log, "PrepareNextTurn")
-			return NextTurn{}
-		},
-		ShouldStopAfterTurn: func(context.Context, TurnContext) bool {
-			log = append(log, "ShouldStopAfterTurn")
-			return false
-		},
-		GetSteeringMessages: func() []fakemodel.Message {
-			log = append(log, "GetSteeringMessages")
-			return nil
-		},
-		GetFollowUpMessages: func() []fakemodel.Message {
-			log = append(log, "GetFollowUpMessages")
-			return nil
-		},
-	}
-	for ev := range runLoop(context.Background(), cfg, nil, []fakemodel.Message{user("go")}) {
-		if line := traceLine(ev); strings.HasPrefix(line, "turn_") || strings.HasPrefix(line, "agent_") {
-			log = append(log, line)
-		}
-	}
-	want := []string{
-		"agent_start", "turn_start",
-		"GetSteeringMessages", // before the first request
-		"turn_end results=1", "PrepareNextTurn", "ShouldStopAfterTurn", "GetSteeringMessages",
-		"turn_start",
-		"turn_end results=0", "PrepareNextTurn", "ShouldStopAfterTurn", "GetSteeringMessages",
-		"GetFollowUpMessages", // only now: no tool call and no steering left
-		"agent_end messages=4",
-	}
-	assert.Empty(t, cmp.Diff(want, log), "(-want +got)")
-}
-
-func TestAStopNeverTakesASteeringMessage(t *testing.T) {
-	a := researcher(func(o *AgentOptions) { o.Config.ShouldStopAfterTurn = maxTurns(1) })
-	var steered bool
-	var lines []string
-	err := a.Prompt(context.Background(), "Find flights.", func(ev Event) {
-		lines = append(lines, traceLine(ev))
-		if _, ok := ev.(ToolExecutionStart); ok && !steered {
-			steered = true
-			a.Steer(user("Only direct flights."))
-		}
-	})
-	require.NoError(t, err)
-	assert.Equal(t, []string{"turn_end results=1", "agent_end messages=3"}, lines[len(lines)-2:])
-	steering, _ := a.Queued()
-	assert.Equal(t, []fakemodel.Message{user("Only direct flights.")}, steering, "the message waits for the next run")
-
-	events := collect(t, a, "") // Continue takes it in its first poll
-	assert.Equal(t, []string{"agent_start", "turn_start", "message_start user", "message_end user"}, trace(events)[:4])
-	steering, _ = a.Queued()
-	assert.Empty(t, steering)
-}
-
-func TestFollowUpsComeOnlyWhenTheRunWouldEnd(t *testing.T) {
-	a := researcher()
-	a.FollowUp(user("Book it."))
-	a.Steer(user("Direct only."))
-	events := collect(t, a, "Find flights.")
-
-	var users []string
+// usersByTurn lists, for each turn of a run, the user messages that enter
+// it: `turn 1: "Find flights." "Direct only."`.
+func usersByTurn(events []Event) []string {
+	var out []string
 	for _, ev := range events {
-		if m, ok := ev.(MessageStart); ok {
-			if u, ok := m.Message.(fakemodel.UserMessage); ok {
-				users = append(users, u.Text)
+		switch ev := ev.(type) {
+		case TurnStart:
+			out = append(out, fmt.Sprintf("turn %d:", len(out)+1))
+		case MessageStart:
+			if u, ok := ev.Message.(fakemodel.UserMessage); ok && len(out) > 0 {
+				out[len(out)-1] += fmt.Sprintf(" %q", u.Text)
 			}
 		}
 	}
-	assert.Equal(t, []string{"Find flights.", "Direct only.", "Book it."}, users,
-		"the follow-up, queued first, comes last: after the tool call and the steering message")
-	sum := summarize(events)
-	assert.Equal(t, 3, sum.turns)
-	assert.Equal(t, Completed, sum.stopReason())
+	return out
 }
 
-func TestQueueModes(t *testing.T) {
+func TestFollowUpsComeOnlyWhenTheRunWouldEnd(t *testing.T) {
 	tests := []struct {
-		mode    QueueMode
-		turns   int
-		answers []string // what each turn after the first answers
+		name  string
+		steer []string
+		turns []string // the user messages of each turn
 	}{
-		{OneAtATime, 4, []string{`Noted: "A"`, `Noted: "B"`, `Noted: "C"`}},
-		{All, 2, []string{`Noted: "A" and "B" and "C"`}},
+		{
+			name:  "after the tool call and the steering message",
+			steer: []string{"Direct only."},
+			turns: []string{`turn 1: "Find flights." "Direct only."`, "turn 2:", `turn 3: "Book it."`},
+		},
+		{
+			// One at a time, the third steering message is taken after
+			// the model's answer: it still comes before the follow-up.
+			name:  "after every steering message",
+			steer: []string{"Direct only.", "Under 900 €.", "Window seat."},
+			turns: []string{`turn 1: "Find flights." "Direct only."`, `turn 2: "Under 900 €."`, `turn 3: "Window seat."`, `turn 4: "Book it."`},
+		},
 	}
-	for _, queue := range []string{"steering", "follow-up"} {
-		for _, tt := range tests {
-			t.Run(queue+"/"+string(tt.mode), func(t *testing.T) {
-				a := researcher(func(o *AgentOptions) {
-					// The other queue keeps its default, one at a
-					// time: only this queue's mode may matter.
-					if queue == "steering" {
-						o.SteeringMode = tt.mode
-					} else {
-						o.FollowUpMode = tt.mode
-					}
-				})
-				var events []Event
-				err := a.Prompt(context.Background(), "Find flights.", func(ev Event) {
-					events = append(events, ev)
-					if _, ok := ev.(ToolExecutionStart); ok {
-						for _, text := range []string{"A", "B", "C"} {
-							if queue == "steering" {
-								a.Steer(user(text))
-							} else {
-								a.FollowUp(user(text))
-							}
-						}
-					}
-				})
-				require.NoError(t, err)
-				turns := tt.turns
-				if queue == "follow-up" {
-					turns++ // the search's own answer
-				}
-				assert.Equal(t, turns, summarize(events).turns)
-				var answers []string
-				for _, ev := range events {
-					if end, ok := ev.(TurnEnd); ok && len(end.Message.ToolCalls) == 0 {
-						text, _, _ := strings.Cut(end.Message.Text, " The search")
-						answers = append(answers, text)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := researcher(t)
+			a.FollowUp(user("Book it."))
+			for _, text := range tt.steer {
+				a.Steer(user(text))
+			}
+			events := collect(t, a, "Find flights.")
+			assert.Empty(t, cmp.Diff(tt.turns, usersByTurn(events)),
+				"the follow-up poll comes only when the run would otherwise end: no tool call and no steering message left; "+
+					"the follow-up, queued first, then gets a turn of its own (-want +got)")
+
+			var users []string
+			for _, ev := range events {
+				if m, ok := ev.(MessageStart); ok {
+					if u, ok := m.Message.(fakemodel.UserMessage); ok {
+						users = append(users, u.Text)
 					}
 				}
-				if queue == "follow-up" {
-					// The search's own answer comes first: follow-ups
-					// wait for the run to be about to end.
-					require.NotEmpty(t, answers)
-					answers = answers[1:]
-				}
-				assert.Equal(t, tt.answers, answers)
-			})
-		}
+			}
+			assert.Equal(t, append(append([]string{"Find flights."}, tt.steer...), "Book it."), users,
+				"the follow-up, queued first, comes last: after the tool call and the steering messages")
+			sum := summarize(events)
+			assert.Equal(t, len(tt.turns), sum.turns, "turns: one for the search, one per steering message that comes after it, one for the follow-up")
+			assert.Equal(t, Completed, sum.stopReason(), "the run ends when the model answers and no message waits")
+		})
 	}
 }
 
@@ -303,7 +372,7 @@ func TestTerminate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			model := &recorder{model: fakemodel.Scripted(reply("Calling.", tt.calls...), reply("Answer."))}
+			model := &recorder{model: guard(t, fakemodel.Scripted(reply("Calling.", tt.calls...), reply("Answer.")), endless)}
 			a := NewAgent(AgentOptions{Config: Config{Model: model, Tools: tt.tools, AfterToolCall: tt.after, BeforeToolCall: tt.before}})
 			var events []Event
 			err := a.Prompt(context.Background(), "go", func(ev Event) {
@@ -319,8 +388,10 @@ func TestTerminate(t *testing.T) {
 			})
 			require.NoError(t, err)
 			lines := trace(events)
-			assert.Len(t, model.requests, tt.turns, "one model request per turn")
-			assert.Equal(t, tt.reason, summarize(events).stopReason())
+			rule := "a batch whose every result asks to terminate ends the run after its turn_end, " +
+				"unless a steering or follow-up message waits: that message still gets its turn"
+			assert.Equal(t, tt.turns, len(model.requests), "%s; one model request per turn", rule)
+			assert.Equal(t, tt.reason, summarize(events).stopReason(), rule)
 			if tt.reason == Terminated {
 				assert.Equal(t, fmt.Sprintf("turn_end results=%d", len(tt.calls)), lines[len(lines)-2], "the run ends right after the batch")
 			}
@@ -328,37 +399,128 @@ func TestTerminate(t *testing.T) {
 	}
 }
 
-func TestACutOffReplyRunsNoneOfItsCalls(t *testing.T) {
-	ran := 0
-	counting := tool("write", scenario.Action{Result: "written"})
-	run := counting.run
-	counting.run = func(ctx context.Context, id string, args any, report func(string)) (ToolResult, error) {
-		ran++
-		return run(ctx, id, args, report)
-	}
-	cut := reply("Writing both files", call("1", "write", `{"path":"a"}`), call("2", "write", `{"path":"b","text":"hal`))
-	cut.StopReason = fakemodel.StopReasonLength
-	model := &recorder{model: fakemodel.Scripted(cut, reply("Let me write them again."))}
-	a := NewAgent(AgentOptions{Config: Config{Model: model, Tools: []Tool{counting}}})
+func TestAStopNeverTakesASteeringMessage(t *testing.T) {
+	a := researcher(t, func(o *AgentOptions) { o.Config.ShouldStopAfterTurn = maxTurns(1) })
+	var steered bool
+	var lines []string
+	err := a.Prompt(context.Background(), "Find flights.", func(ev Event) {
+		lines = append(lines, traceLine(ev))
+		if _, ok := ev.(ToolExecutionStart); ok && !steered {
+			steered = true
+			a.Steer(user("Only direct flights."))
+		}
+	})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"turn_end results=1", "agent_end messages=3"}, lines[len(lines)-2:], "maxTurns(1) stops the run after turn 1")
+	steering, _ := a.Queued()
+	assert.Equal(t, []string{"Only direct flights."}, texts(steering),
+		"ShouldStopAfterTurn is asked before the steering poll, so a stop never takes a steering message: it waits for the next run")
 
-	events := collect(t, a, "go")
-	assert.Zero(t, ran, "no call of a cut-off reply runs")
-	msg := func(name string) string {
-		return fmt.Sprintf("Tool call %q was not executed: the response hit the output token limit, so its arguments may be truncated. Re-issue the tool call with complete arguments.", name)
+	events := collect(t, a, "") // Continue takes it in its first poll
+	assert.Equal(t, []string{"agent_start", "turn_start", "message_start user", "message_end user"}, head(trace(events), 4),
+		"Continue's first poll takes the waiting message")
+	steering, _ = a.Queued()
+	assert.Empty(t, texts(steering), "Continue's first poll takes the waiting message")
+}
+
+func TestHooksAfterATurnRunInPisOrder(t *testing.T) {
+	var log []string
+	cfg := Config{
+		Model: guard(t, fakemodel.Scripted(reply("Calling.", call("1", "search", `{}`)), reply("Done.")), endless),
+		Tools: []Tool{search(false)},
+		PrepareNextTurn: func(context.Context, TurnContext) NextTurn {
+			log = append(log, "PrepareNextTurn")
+			return NextTurn{}
+		},
+		ShouldStopAfterTurn: func(context.Context, TurnContext) bool {
+			log = append(log, "ShouldStopAfterTurn")
+			return false
+		},
+		GetSteeringMessages: func() []fakemodel.Message {
+			log = append(log, "GetSteeringMessages")
+			return nil
+		},
+		GetFollowUpMessages: func() []fakemodel.Message {
+			log = append(log, "GetFollowUpMessages")
+			return nil
+		},
+	}
+	for ev := range runLoop(context.Background(), cfg, nil, []fakemodel.Message{user("go")}) {
+		if line := traceLine(ev); strings.HasPrefix(line, "turn_") || strings.HasPrefix(line, "agent_") {
+			log = append(log, line)
+		}
 	}
 	want := []string{
-		"tool_execution_start 1 write", "tool_execution_end 1 error: " + msg("write"),
-		"message_start toolResult 1 error", "message_end toolResult 1 error",
-		"tool_execution_start 2 write", "tool_execution_end 2 error: " + msg("write"),
-		"message_start toolResult 2 error", "message_end toolResult 2 error",
-		"turn_end results=2", "turn_start",
+		"agent_start", "turn_start",
+		"GetSteeringMessages", // before the first request
+		"turn_end results=1", "PrepareNextTurn", "ShouldStopAfterTurn", "GetSteeringMessages",
+		"turn_start",
+		"turn_end results=0", "PrepareNextTurn", "ShouldStopAfterTurn", "GetSteeringMessages",
+		"GetFollowUpMessages", // only now: no tool call and no steering left
+		"agent_end messages=4",
 	}
-	lines := trace(events)
-	i := slices.Index(lines, want[0])
-	require.GreaterOrEqual(t, i, 0)
-	assert.Equal(t, want, lines[i:i+len(want)])
-	assert.Len(t, model.requests, 2, "the loop asks the model again")
-	assert.Equal(t, Completed, summarize(events).stopReason())
+	assert.Empty(t, cmp.Diff(want, log), "after turn_end, in Pi's order: PrepareNextTurn, ShouldStopAfterTurn, then the steering poll; "+
+		"the follow-up poll only when the run would otherwise end (-want +got)")
+}
+
+func TestQueueModes(t *testing.T) {
+	tests := []struct {
+		mode    QueueMode
+		turns   int
+		answers []string // what each turn after the first answers
+	}{
+		{OneAtATime, 4, []string{`Noted: "A"`, `Noted: "B"`, `Noted: "C"`}},
+		{All, 2, []string{`Noted: "A" and "B" and "C"`}},
+	}
+	for _, queue := range []string{"steering", "follow-up"} {
+		for _, tt := range tests {
+			t.Run(queue+"/"+string(tt.mode), func(t *testing.T) {
+				a := researcher(t, func(o *AgentOptions) {
+					// The other queue keeps its default, one at a
+					// time: only this queue's mode may matter.
+					if queue == "steering" {
+						o.SteeringMode = tt.mode
+					} else {
+						o.FollowUpMode = tt.mode
+					}
+				})
+				var events []Event
+				err := a.Prompt(context.Background(), "Find flights.", func(ev Event) {
+					events = append(events, ev)
+					if _, ok := ev.(ToolExecutionStart); ok {
+						for _, text := range []string{"A", "B", "C"} {
+							if queue == "steering" {
+								a.Steer(user(text))
+							} else {
+								a.FollowUp(user(text))
+							}
+						}
+					}
+				})
+				require.NoError(t, err)
+				turns := tt.turns
+				if queue == "follow-up" {
+					turns++ // the search's own answer
+				}
+				rule := "through the Agent, three messages queued at once take a turn each in mode one-at-a-time, or share one in mode all"
+				assert.Equal(t, turns, summarize(events).turns, rule)
+				var answers []string
+				for _, ev := range events {
+					if end, ok := ev.(TurnEnd); ok && len(end.Message.ToolCalls) == 0 {
+						text, _, _ := strings.Cut(end.Message.Text, " The search")
+						answers = append(answers, text)
+					}
+				}
+				if queue == "follow-up" {
+					// The search's own answer comes first: follow-ups
+					// wait for the run to be about to end.
+					require.NotEmpty(t, answers)
+					answers = answers[1:]
+				}
+				assert.Equal(t, tt.answers, answers, rule)
+			})
+		}
+	}
 }
 
 func TestErrorAndAbortedEndTheRunAfterTurnEnd(t *testing.T) {
@@ -379,7 +541,7 @@ func TestErrorAndAbortedEndTheRunAfterTurnEnd(t *testing.T) {
 			var log []string
 			hook := func(name string) { log = append(log, name) }
 			cfg := Config{
-				Model: tt.model,
+				Model: guard(t, tt.model, endless),
 				Tools: []Tool{search(false)},
 				PrepareNextTurn: func(context.Context, TurnContext) NextTurn {
 					hook("PrepareNextTurn")
@@ -413,12 +575,13 @@ func TestErrorAndAbortedEndTheRunAfterTurnEnd(t *testing.T) {
 				"agent_start", "turn_start", "GetSteeringMessages",
 				"turn_end results=0", "agent_end messages=2", // no hook, no poll after turn_end
 			}
-			assert.Empty(t, cmp.Diff(want, log), "(-want +got)")
-			assert.Equal(t, tt.want, summarize(events).stopReason())
+			assert.Empty(t, cmp.Diff(want, log), "a failed or aborted request ends the run right after its turn_end: "+
+				"no PrepareNextTurn, no ShouldStopAfterTurn, no poll (-want +got)")
+			assert.Equal(t, tt.want, summarize(events).stopReason(), "the stop reason")
 		})
 	}
 	t.Run("the queues keep their messages", func(t *testing.T) {
-		a := NewAgent(AgentOptions{Config: Config{Model: failed}})
+		a := NewAgent(AgentOptions{Config: Config{Model: guard(t, failed, endless)}})
 		a.FollowUp(user("Are you there?"))
 		steered := false
 		require.NoError(t, a.Prompt(context.Background(), "go", func(ev Event) {
@@ -431,6 +594,39 @@ func TestErrorAndAbortedEndTheRunAfterTurnEnd(t *testing.T) {
 		assert.Len(t, steering, 1, "a failed run takes no steering message")
 		assert.Len(t, followUp, 1, "a failed run takes no follow-up")
 	})
+}
+
+func TestACutOffReplyRunsNoneOfItsCalls(t *testing.T) {
+	ran := 0
+	counting := tool("write", scenario.Action{Result: "written"})
+	run := counting.run
+	counting.run = func(ctx context.Context, id string, args any, report func(string)) (ToolResult, error) {
+		ran++
+		return run(ctx, id, args, report)
+	}
+	cut := reply("Writing both files", call("1", "write", `{"path":"a"}`), call("2", "write", `{"path":"b","text":"hal`))
+	cut.StopReason = fakemodel.StopReasonLength
+	model := &recorder{model: fakemodel.Scripted(cut, reply("Let me write them again."))}
+	a := NewAgent(AgentOptions{Config: Config{Model: model, Tools: []Tool{counting}}})
+
+	events := collect(t, a, "go")
+	assert.Zero(t, ran, "no call of a cut-off reply runs")
+	msg := func(name string) string {
+		return fmt.Sprintf("Tool call %q was not executed: the response hit the output token limit, so its arguments may be truncated. Re-issue the tool call with complete arguments.", name)
+	}
+	want := []string{
+		"tool_execution_start 1 write", "tool_execution_end 1 error: " + msg("write"),
+		"message_start toolResult 1 error", "message_end toolResult 1 error",
+		"tool_execution_start 2 write", "tool_execution_end 2 error: " + msg("write"),
+		"message_start toolResult 2 error", "message_end toolResult 2 error",
+		"turn_end results=2", "turn_start",
+	}
+	lines := trace(events)
+	i := slices.Index(lines, want[0])
+	require.GreaterOrEqual(t, i, 0)
+	assert.Equal(t, want, lines[i:i+len(want)])
+	assert.Equal(t, 2, len(model.requests), "the loop asks the model again")
+	assert.Equal(t, Completed, summarize(events).stopReason())
 }
 
 func TestTransformContextChangesOnlyWhatTheModelSees(t *testing.T) {
@@ -448,7 +644,7 @@ func TestTransformContextChangesOnlyWhatTheModelSees(t *testing.T) {
 	for i, req := range model.requests {
 		assert.LessOrEqual(t, len(req.Messages), 2, "request %d shows at most the last 2 messages", i+1)
 	}
-	assert.Len(t, a.Messages(), 6, "the history keeps everything: 4 messages of run 1, 2 of run 2")
+	assert.Equal(t, 6, len(a.Messages()), "the history keeps everything: 4 messages of run 1, 2 of run 2")
 }
 
 func TestTransformContextFailureFailsTheRequest(t *testing.T) {
@@ -475,8 +671,8 @@ func TestPrepareNextTurnSwapsTheModel(t *testing.T) {
 		},
 	}})
 	events := collect(t, a, "go")
-	assert.Len(t, first.requests, 1)
-	assert.Len(t, second.requests, 1)
+	assert.Equal(t, 1, len(first.requests))
+	assert.Equal(t, 1, len(second.requests))
 	answer, _ := summarize(events).answer()
 	assert.Equal(t, "Answer from the cheaper model.", answer)
 }
@@ -487,7 +683,7 @@ func TestContinue(t *testing.T) {
 		require.EqualError(t, err, "cannot continue: the history holds no messages")
 	})
 	t.Run("refuses a history that ends with a reply", func(t *testing.T) {
-		a := researcher()
+		a := researcher(t)
 		collect(t, a, "Find flights.")
 		err := a.Continue(context.Background(), func(Event) {})
 		require.ErrorContains(t, err, "cannot continue from an assistant message")
@@ -511,7 +707,7 @@ func TestContinue(t *testing.T) {
 		require.NoError(t, a.Prompt(context.Background(), "next", func(Event) {}))
 		steering, _ = a.Queued()
 		assert.Empty(t, steering)
-		assert.Equal(t, []fakemodel.Role{"user", "assistant", "user", "user", "assistant"}, roles(a.Messages()))
+		require.Equal(t, []fakemodel.Role{"user", "assistant", "user", "user", "assistant"}, roles(a.Messages()))
 		assert.Equal(t, user("Also this."), a.Messages()[3], "the first poll of the next run, after its prompt")
 	})
 	t.Run("resumes with no prompt", func(t *testing.T) {
@@ -521,14 +717,14 @@ func TestContinue(t *testing.T) {
 		})
 		events := collect(t, a, "")
 		want := []string{"agent_start", "turn_start", "message_start assistant"}
-		assert.Equal(t, want, trace(events)[:3], "no prompt events")
+		assert.Equal(t, want, head(trace(events), 3), "no prompt events")
 		assert.Equal(t, "agent_end messages=3", traceLine(events[len(events)-1]), "the run adds only its own messages")
 		assert.Equal(t, []fakemodel.Role{"user", "assistant", "toolResult", "assistant"}, roles(a.Messages()))
 	})
 }
 
 func TestARunWhileRunningIsRefused(t *testing.T) {
-	a := researcher()
+	a := researcher(t)
 	var busy, again error
 	require.NoError(t, a.Prompt(context.Background(), "go", func(ev Event) {
 		if _, ok := ev.(AgentStart); ok {
@@ -551,7 +747,7 @@ func TestMaxTurnsIsAStopPolicy(t *testing.T) {
 	}})
 	sum := summarize(collect(t, a, "go"))
 	assert.Equal(t, 3, sum.turns)
-	assert.Len(t, sum.added, 7)
+	assert.Equal(t, 7, len(sum.added))
 
 	// The history ends with a tool result, so the run can go on, and the
 	// policy counts only the new run's turns: a fresh budget of 3.
@@ -559,8 +755,8 @@ func TestMaxTurnsIsAStopPolicy(t *testing.T) {
 	require.NoError(t, a.Continue(context.Background(), func(ev Event) { events = append(events, ev) }))
 	sum = summarize(events)
 	assert.Equal(t, 3, sum.turns, "Continue gets 3 turns of its own")
-	assert.Len(t, sum.added, 6, "a reply and a result per turn, and no prompt")
-	assert.Len(t, a.Messages(), 13)
+	assert.Equal(t, 6, len(sum.added), "a reply and a result per turn, and no prompt")
+	assert.Equal(t, 13, len(a.Messages()))
 }
 
 // TestTurnContextHoldsTheWholeHistoryAndTheRunsMessages checks what the
@@ -580,9 +776,9 @@ func TestTurnContextHoldsTheWholeHistoryAndTheRunsMessages(t *testing.T) {
 		History: []fakemodel.Message{user("earlier"), reply("Noted.")},
 	})
 	collect(t, a, "now")
-	require.Len(t, seen, 1)
-	assert.Equal(t, []fakemodel.Message{user("now"), seen[0].Message}, seen[0].NewMessages)
-	assert.Len(t, seen[0].Messages, 4)
+	require.Equal(t, 1, len(seen))
+	expected.AssertHistory(t, []fakemodel.Message{user("now"), seen[0].Message}, seen[0].NewMessages)
+	assert.Equal(t, 4, len(seen[0].Messages))
 	assert.Equal(t, user("earlier"), seen[0].Messages[0])
 }
 

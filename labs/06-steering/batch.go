@@ -46,7 +46,9 @@ func newBatch(outcomes []outcome) batch {
 	for i, o := range outcomes {
 		b.results[i] = o.message()
 	}
+	// exercise: terminate
 	b.terminate = len(outcomes) > 0 && !slices.ContainsFunc(outcomes, func(o outcome) bool { return !o.terminate })
+	// end of exercise: terminate
 	return b
 }
 

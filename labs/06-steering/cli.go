@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/talk"
 )
 
 // options are the lab's settings, filled from the command line.
@@ -10,6 +11,7 @@ type options struct {
 	sequential bool
 	trace      bool
 	scenario   string
+	chat       talk.Options
 }
 
 // newFlagSet returns the lab's flags, which fill opts. The package cli
@@ -20,5 +22,6 @@ func newFlagSet(opts *options) *cli.FlagSet {
 	fs.BoolVar(&opts.trace, "trace", false, "print one line per event instead of the narrative")
 	fs.Var(&opts.queueMode, "queue-mode", "how many queued messages a poll takes: `one-at-a-time` or all")
 	fs.FileVar(&opts.scenario, "scenario", "run the scenario in `FILE` instead of the demo (see labs/06-steering/scenarios/README.md)")
+	talk.Flags(fs, &opts.chat)
 	return fs
 }

@@ -24,7 +24,13 @@ func TestCommandLine(t *testing.T) {
 		emptyOut    bool
 		emptyErrOut bool
 	}{
-		{name: "help", args: []string{"-h"}, status: 0, stdout: []string{"Usage: go run ./labs/06-steering", about, "-queue-mode", "-scenario FILE", "-sequential", "-trace", "-h"}, emptyErrOut: true},
+		{name: "help", args: []string{"-h"}, status: 0, stdout: []string{"Usage: go run ./labs/06-steering", about, "-queue-mode", "-scenario FILE", "-sequential", "-trace", "-chat", "-model-name NAME", "-base-url URL", "-record FILE", "starts with >> queues a follow-up", "-h"}, emptyErrOut: true},
+		{name: "record without chat", args: []string{"-record", "x.json"}, status: 2, stderr: []string{"-record needs -chat: they set up the session of -chat", "Usage:"}, emptyOut: true},
+		{name: "a model without chat", args: []string{"-model-name", "m", "-base-url", "http://localhost:1/v1"}, status: 2, stderr: []string{"-base-url and -model-name need -chat: they set up the session of -chat", "Usage:"}, emptyOut: true},
+		{name: "a base URL without a model", args: []string{"-chat", "-base-url", "http://localhost:1/v1"}, status: 2, stderr: []string{"-base-url needs -model-name: name the model the server should run", "Usage:"}, emptyOut: true},
+		{name: "chat and a scenario", args: []string{"-chat", "-scenario", "scenarios/blocked-call.json"}, status: 2, stderr: []string{"-scenario cannot go with -chat: a scenario file scripts a whole session, the user's part too", "Usage:"}, emptyOut: true},
+		{name: "a base URL that is not one", args: []string{"-chat", "-model-name", "m", "-base-url", "ftp://example.com"}, status: 2, stderr: []string{`error: chat completions: base URL "ftp://example.com": want http:// or https:// and a host, such as http://localhost:11434/v1`}, emptyOut: true},
+		{name: "a model name given twice", args: []string{"-chat", "-model-name", "m", "-model-name", "n"}, status: 2, stderr: []string{"flag given twice: -model-name", "Usage:"}, emptyOut: true},
 		{name: "unknown flag", args: []string{"-x"}, status: 2, stderr: []string{"flag provided but not defined: -x", "Usage:"}, emptyOut: true},
 		{name: "queue mode", args: []string{"-queue-mode", "some"}, status: 2, stderr: []string{`invalid value "some" for flag -queue-mode: must be one-at-a-time or all`, "Usage:"}, emptyOut: true},
 		{name: "missing scenario", args: []string{"-scenario"}, status: 2, stderr: []string{"flag needs an argument: -scenario"}, emptyOut: true},

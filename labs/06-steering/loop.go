@@ -206,6 +206,7 @@ func (r *runState) start(prompts []fakemodel.Message) error {
 // loop goes on when follow-up messages arrive after the inner loop would
 // have ended the run.
 func (r *runState) loop() error {
+	// exercise: two-level-loop
 	// The first poll comes before the first request: a message steered
 	// while the agent was idle belongs in this run's first turn.
 	pending := poll(r.cfg.GetSteeringMessages)
@@ -273,6 +274,7 @@ func (r *runState) loop() error {
 			return r.emit(AgentEnd{Messages: r.added})
 		}
 	}
+	// end of exercise: two-level-loop
 }
 
 // poll calls a queue hook, if it is set.

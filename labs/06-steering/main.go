@@ -5,6 +5,7 @@
 //
 //	go run ./labs/06-steering [-queue-mode one-at-a-time|all] [-trace] [-sequential]
 //	go run ./labs/06-steering -scenario FILE [-trace]
+//	go run ./labs/06-steering -chat [-model-name NAME [-base-url URL]] [-record FILE] [...]
 package main
 
 import (
@@ -22,7 +23,8 @@ each get a turn of their own (with -queue-mode all, they share one), then
 a follow-up keeps the run going. Part 2: a tool result that terminates the
 run. Part 3: terminate does not drop a waiting steering message. Part 4: a
 ShouldStopAfterTurn policy stops the run and leaves a steering message
-queued; Continue picks it up. -scenario runs a scenario file instead.`
+queued; Continue picks it up. -scenario runs a scenario file instead, and
+-chat lets you talk to the agent, and steer it, yourself.`
 
 func main() { cli.Main(run) }
 
@@ -36,8 +38,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := fs.Excludes(stderr, "scenario", "the file sets queueMode and toolExecution itself", "queue-mode", "sequential"); err != nil {
 		return err
 	}
-	if opts.scenario != "" {
+	if err := opts.chat.Check(fs, stderr); err != nil {
+		return err
+	}
+	switch {
+	case opts.scenario != "":
 		return runScenario(ctx, stdout, stderr, opts)
+	case opts.chat.Chat:
+		return runChat(ctx, stdout, stderr, opts)
 	}
 	return runDemo(ctx, stdout, stderr, opts)
 }

@@ -40,6 +40,21 @@ func TestOutputMatchesGoldenFile(t *testing.T) {
 	}
 }
 
+// guardTurns is how many turns a test lets the loop run, far more than any
+// test here needs.
+const guardTurns = 50
+
+// endless names what most likely keeps a run of the two-level loop going.
+const endless = "does the loop set pending to nil once its messages enter the history, " +
+	"and end the run when the model answers and no steering or follow-up message waits?"
+
+// guard wraps model in expected.Guard: a loop that never ends fails its
+// test within a second, with a sentence that names the likely cause,
+// instead of hanging until go test's timeout.
+func guard(t *testing.T, model fakemodel.Model, cause string) fakemodel.Model {
+	return expected.Guard(t, model, guardTurns, cause)
+}
+
 // collect runs one Prompt (or, with no prompt, one Continue) and returns its
 // events.
 func collect(t *testing.T, a *Agent, prompt string) []Event {
@@ -61,6 +76,12 @@ func trace(events []Event) []string {
 		lines[i] = traceLine(ev)
 	}
 	return lines
+}
+
+// head returns the first n lines, or all of them if there are fewer, so that
+// a run that printed less fails its test instead of panicking.
+func head(lines []string, n int) []string {
+	return lines[:min(n, len(lines))]
 }
 
 // without drops the lines equal to drop from a trace.

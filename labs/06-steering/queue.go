@@ -49,6 +49,7 @@ func (q *queue) add(m fakemodel.Message) {
 
 // drain takes the messages of one poll out of the queue, oldest first.
 func (q *queue) drain() []fakemodel.Message {
+	// exercise: drain
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	n := len(q.messages)
@@ -58,6 +59,7 @@ func (q *queue) drain() []fakemodel.Message {
 	taken := slices.Clone(q.messages[:n])
 	q.messages = slices.Delete(q.messages, 0, n)
 	return taken
+	// end of exercise: drain
 }
 
 // waiting returns a copy of what is still queued.

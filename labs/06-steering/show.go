@@ -2,13 +2,12 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/democlock"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/scenario"
-	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/narrative"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/talk"
 )
 
 // A part is one story the lab tells: an agent, a prompt, what the simulated
@@ -22,7 +21,9 @@ type part struct {
 	agent    AgentOptions
 	maxTurns int
 	prompt   string
-	plan     []scenario.UserMessage
+	// more are the prompts of later runs, as a recorded chat has them.
+	more []string
+	plan []scenario.UserMessage
 	// thenContinue runs Continue after the first run.
 	thenContinue bool
 	// clock, if set, is the clock the part's tools wait on.
@@ -39,8 +40,8 @@ type show struct {
 }
 
 // run runs one part and prints it: under the title "part n", or, with n 0,
-// under its title alone, as a scenario's run. It returns
-// cli.ErrInterrupted if a run was aborted.
+// under its title alone, as a scenario's run. The package talk runs
+// the simulated user. It returns cli.ErrInterrupted if Ctrl-C ended a run.
 func (s show) run(ctx context.Context, n int, pt part) error {
 	var current *summary
 	if pt.maxTurns > 0 {
@@ -52,55 +53,39 @@ func (s show) run(ctx context.Context, n int, pt part) error {
 		}
 	}
 	agent := NewAgent(pt.agent)
-	user := newSimulatedUser(agent, pt.plan)
-	if !s.trace {
-		s.p.Part(n, pt.title, pt.setup)
-	}
-
-	runs := []func(context.Context, func(Event)) error{
-		func(ctx context.Context, handle func(Event)) error { return agent.Prompt(ctx, pt.prompt, handle) },
-	}
+	prompts := append([]string{pt.prompt}, pt.more...)
 	if pt.thenContinue {
-		runs = append(runs, agent.Continue)
+		prompts = append(prompts, "") // "" continues
 	}
-	for i, start := range runs {
+	script := talk.Script{Title: pt.title, Setup: pt.setup, Prompts: prompts, Plan: pt.plan}
+	talker := talk.Show{Printer: s.p, Errw: s.errw, Trace: s.trace}
+	return talker.Play(ctx, n, script, agent, runs(agent, pt.clock, &current))
+}
+
+// runs returns how the show runs agent once, and prints its events: with
+// each event, it notes what the run's summary needs, prints the event in
+// the narrative, hands its trace line to the session, and tells the clock
+// the tools wait on. current, if not nil, is set to each run's summary.
+func runs(agent *Agent, clock *democlock.Clock, current **summary) talk.Run {
+	return func(ctx context.Context, prompt string, nar *narrative.Run, see func(string)) error {
 		var sum summary
-		current = &sum
-		handle := func(ev Event) { s.p.Line(traceLine(ev)) }
-		if !s.trace {
-			if i > 0 {
-				s.p.Line("--- Continue: the agent runs again from its history, with no new prompt ---")
-			}
-			nar := s.p.Run()
-			handle, user.say = narrate(nar, &sum), nar.Aside
+		if current != nil {
+			*current = &sum
 		}
-		user.BeforeRun()
-		err := start(ctx, func(ev Event) {
+		handle := func(Event) {}
+		if nar != nil {
+			handle = narrate(nar, &sum)
+		}
+		each := func(ev Event) {
 			sum.observe(ev)
 			handle(ev)
-			user.See(traceLine(ev))
+			see(traceLine(ev))
 			// Last: an end may let the clock go on to the next call.
-			tellClock(pt.clock, ev)
-		})
-		if err != nil {
-			return err
+			tellClock(clock, ev)
 		}
-		if !s.trace {
-			steering, followUp := agent.Queued()
-			s.p.AgentState(len(agent.Messages()), steering, followUp)
+		if prompt == "" {
+			return agent.Continue(ctx, each)
 		}
-		// A cancelled context can end a run another way, by a policy
-		// for instance; either way, the program stops here.
-		if sum.stopReason() == Aborted || ctx.Err() != nil {
-			return cli.ErrInterrupted
-		}
+		return agent.Prompt(ctx, prompt, each)
 	}
-	for _, note := range user.Unsent() {
-		if s.trace {
-			fmt.Fprintln(s.errw, note)
-		} else {
-			s.p.Line(note)
-		}
-	}
-	return nil
 }

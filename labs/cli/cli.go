@@ -1,7 +1,9 @@
 // Package cli is the command-line plumbing that every lab shares and no lab
 // teaches: running a lab's program as a process, its exit status, Ctrl-C,
 // its flags and help, the checked standard output that turns lost output
-// into an error, and the decision to print in colour. A lab's main is one
+// into an error, and the decision to print in colour. A program that talks
+// with a person at a terminal, such as lab 06's -chat, also reads its
+// standard input and takes each Ctrl-C for itself (Stdin, Interrupts). A lab's main is one
 // line, cli.Main(run), so that its main.go opens with its lesson.
 //
 // The exit statuses are the same in every lab: 0 for success and -h, 2 for
@@ -60,24 +62,34 @@ var exit = os.Exit
 //
 // The first Ctrl-C cancels the program's context: a lab that watches it
 // winds its run down and reports it. A second Ctrl-C ends the process at
-// once, with status 130, whatever the program waits on. Ctrl-C never kills
-// the process without a word: its default action stays off until the
-// process has exited, so a Ctrl-C just after a run has finished changes
-// nothing, and the finished run exits with its own status.
+// once, with status 130, whatever the program waits on. A program that
+// takes the Ctrl-Cs for itself (Interrupts) gets each of them instead.
+// Ctrl-C never kills the process without a word: its default action stays
+// off until the process has exited, so a Ctrl-C just after a run has
+// finished changes nothing, and the finished run exits with its own status.
 func Main(program Program) {
 	ctx, cancel := context.WithCancel(context.Background())
+	router := &interruptRouter{}
+	ctx = context.WithValue(ctx, interruptsKey, router)
 	interrupts := make(chan os.Signal, 2)
 	signal.Notify(interrupts, os.Interrupt)
 	// Whoever ends the process holds ending, so that a second Ctrl-C
 	// cannot end it while the program's own status is on its way out.
 	var ending sync.Mutex
 	go func() {
-		<-interrupts
-		cancel()
-		<-interrupts
-		ending.Lock()
-		fmt.Fprintln(os.Stderr, ErrInterrupted)
-		exit(130)
+		for cancelled := false; ; {
+			<-interrupts
+			switch {
+			case router.forward():
+			case !cancelled:
+				cancel()
+				cancelled = true
+			default:
+				ending.Lock()
+				fmt.Fprintln(os.Stderr, ErrInterrupted)
+				exit(130)
+			}
+		}
 	}()
 	status := Run(ctx, program, os.Args[1:], os.Stdout, os.Stderr)
 	ending.Lock()

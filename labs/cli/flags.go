@@ -55,7 +55,7 @@ func (fs *FlagSet) Parse(args []string, stdout, stderr io.Writer) error {
 				mistake = "flag given twice: -" + name
 			}
 		}
-		return fs.Refuse(stderr, "%s", printable(mistake))
+		return fs.Refuse(stderr, "%s", Printable(mistake))
 	case fs.NArg() > 0:
 		return fs.Refuse(stderr, "unexpected argument: %s", Quote(fs.Arg(0)))
 	}
@@ -103,8 +103,7 @@ func (f *fileValue) Set(s string) error {
 // It reports "-a and -b cannot go with -name: why" as a bad command line,
 // and returns nil if the command line is fine. Call it after Parse.
 func (fs *FlagSet) Excludes(stderr io.Writer, name, why string, others ...string) error {
-	given := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	given := fs.given()
 	var clash []string
 	for _, other := range others {
 		if given[other] {
@@ -115,6 +114,35 @@ func (fs *FlagSet) Excludes(stderr io.Writer, name, why string, others ...string
 		return nil
 	}
 	return fs.Refuse(stderr, "%s cannot go with -%s: %s", strings.Join(clash, " and "), name, why)
+}
+
+// Requires refuses a command line that gives any of others without the
+// flag name, which they only make sense with; why says why. It reports
+// "-a and -b need -name: why" as a bad command line, and returns nil if the
+// command line is fine. Call it after Parse.
+func (fs *FlagSet) Requires(stderr io.Writer, name, why string, others ...string) error {
+	given := fs.given()
+	var lone []string
+	for _, other := range others {
+		if given[other] {
+			lone = append(lone, "-"+other)
+		}
+	}
+	if given[name] || len(lone) == 0 {
+		return nil
+	}
+	verb := "needs"
+	if len(lone) > 1 {
+		verb = "need"
+	}
+	return fs.Refuse(stderr, "%s %s -%s: %s", strings.Join(lone, " and "), verb, name, why)
+}
+
+// given returns the names of the flags the command line gave.
+func (fs *FlagSet) given() map[string]bool {
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	return given
 }
 
 // help prints the lab's help to w.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -125,4 +126,40 @@ func TestRefuseReportsAMistakeTheFlagsCannotSee(t *testing.T) {
 	err := fs.Refuse(&stderr, "-%s cannot go with -%s", "a", "b")
 	require.ErrorIs(t, err, ErrUsage)
 	assert.Equal(t, "-a cannot go with -b\nUsage: go run ./labs/00-demo [flags]\n\nLab 00 shows the flags.\n\nFlags:\n  -h\n    \tprint this help\n", stderr.String())
+}
+
+func TestRequiresRefusesAFlagWithoutTheOneItNeeds(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string // the first line of standard error, or "" if fine
+	}{
+		{nil, ""},
+		{[]string{"-trace"}, ""},
+		{[]string{"-trace", "-name", "x"}, ""},
+		{[]string{"-name", "x"}, "-name needs -trace: only a trace has names"},
+		{[]string{"-name", "x", "-max-turns", "2"}, "-max-turns and -name need -trace: only a trace has names"},
+	}
+	for _, tt := range tests {
+		var opts struct {
+			trace bool
+			turns limit
+			name  string
+		}
+		fs := NewFlagSet("00-demo", "Lab 00 shows the flags.")
+		fs.BoolVar(&opts.trace, "trace", false, "print one line per event")
+		fs.Var(&opts.turns, "max-turns", "stop after `N` turns")
+		fs.StringVar(&opts.name, "name", "", "the `NAME` to greet")
+		var stdout, stderr bytes.Buffer
+		require.NoError(t, fs.Parse(tt.args, &stdout, &stderr))
+		err := fs.Requires(&stderr, "trace", "only a trace has names", "max-turns", "name")
+		if tt.want == "" {
+			assert.NoError(t, err, "%q", tt.args)
+			assert.Empty(t, stderr.String())
+			continue
+		}
+		require.ErrorIs(t, err, ErrUsage, "%q", tt.args)
+		first, _, _ := strings.Cut(stderr.String(), "\n")
+		assert.Equal(t, tt.want, first, "%q", tt.args)
+		assert.Contains(t, stderr.String(), "Usage:", "the help follows")
+	}
 }

@@ -75,10 +75,11 @@ func Quote(s string) string {
 	return strconv.Quote(s)
 }
 
-// printable returns a message with every character that does not print as
-// itself written as a Go escape (\x1b, \n), so that the message stays one
-// line and sends the terminal no escape sequence.
-func printable(s string) string {
+// Printable returns a text with every character that does not print as
+// itself written as a Go escape (\x1b, \n), so that the text stays one
+// line and sends the terminal no escape sequence: for a message that
+// quotes what a user, a server or a model wrote.
+func Printable(s string) string {
 	if printsAsItself(s) {
 		return s
 	}

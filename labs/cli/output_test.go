@@ -65,7 +65,7 @@ func TestQuoteKeepsANameOnOneLineAndEscapesOut(t *testing.T) {
 }
 
 func TestPrintableEscapesOnlyWhatDoesNotPrint(t *testing.T) {
-	assert.Equal(t, `invalid value "x" for flag -y: bad`, printable(`invalid value "x" for flag -y: bad`))
-	assert.Equal(t, `flag provided but not defined: -\x1b[2J\nx`, printable("flag provided but not defined: -\x1b[2J\nx"))
-	assert.Equal(t, `a\u202eb\xffc`, printable("a\u202eb\xffc"))
+	assert.Equal(t, `invalid value "x" for flag -y: bad`, Printable(`invalid value "x" for flag -y: bad`))
+	assert.Equal(t, `flag provided but not defined: -\x1b[2J\nx`, Printable("flag provided but not defined: -\x1b[2J\nx"))
+	assert.Equal(t, `a\u202eb\xffc`, Printable("a\u202eb\xffc"))
 }

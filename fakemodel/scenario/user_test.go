@@ -1,0 +1,57 @@
+package scenario
+
+import (
+	"testing"
+
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+	"github.com/stretchr/testify/assert"
+)
+
+// queues is an Agent that keeps what it is sent.
+type queues struct{ steering, followUps []string }
+
+func (q *queues) Steer(m fakemodel.UserMessage)    { q.steering = append(q.steering, m.Text) }
+func (q *queues) FollowUp(m fakemodel.UserMessage) { q.followUps = append(q.followUps, m.Text) }
+
+func TestTheUserActsAtTheOccurrenceOfItsEvent(t *testing.T) {
+	var q queues
+	u := NewUser([]UserMessage{
+		{At: "turn_end", Occurrence: 2, Text: "second"},
+		{At: "turn_end", Text: "first"},
+		{At: "turn_end", Occurrence: 2, FollowUp: true, Text: "later"},
+		{At: "turn_end", Occurrence: 9, Text: "never"},
+	}, &q)
+	u.See("turn_end results=1")
+	assert.Equal(t, []string{"first"}, q.steering)
+	u.See("turn_start")
+	u.See("turn_end results=0")
+	assert.Equal(t, []string{"first", "second"}, q.steering, "at the second turn_end, in the order of the plan")
+	assert.Equal(t, []string{"later"}, q.followUps)
+	u.See("turn_end results=0")
+	assert.Equal(t, []string{`never sent: "never", because no event matched "turn_end" 9 times (only 3)`}, u.Unsent())
+}
+
+// TestCtrlCWaitsForTheRunningCalls: the simulated user's Ctrl-C cancels a
+// run only where no tool call runs (CallWatch): at once at a
+// tool_execution_start, and, while calls run, once the last has ended.
+func TestCtrlCWaitsForTheRunningCalls(t *testing.T) {
+	interrupted := ""
+	var last string
+	u := NewUser([]UserMessage{{At: "tool_execution_update a", Interrupt: true}, {At: "tool_execution_start c", Interrupt: true}}, &queues{})
+	u.Interrupt = func() { interrupted += last + "; " }
+	for _, line := range []string{
+		"tool_execution_start a x", "tool_execution_start b x", "tool_execution_update a", "tool_execution_end a", "tool_execution_end b error: no",
+		"message_start toolResult a", "tool_execution_start c x",
+	} {
+		last = line
+		u.See(line)
+	}
+	assert.Equal(t, "tool_execution_end b error: no; tool_execution_start c x; ", interrupted)
+	assert.Empty(t, u.Unsent())
+}
+
+func TestAnUnsentCtrlCIsReported(t *testing.T) {
+	u := NewUser([]UserMessage{{At: "turn_end", Interrupt: true}}, &queues{})
+	u.See("agent_end messages=1")
+	assert.Equal(t, []string{`never sent: Ctrl-C, because no event matched "turn_end"`}, u.Unsent())
+}

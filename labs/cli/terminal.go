@@ -1,0 +1,96 @@
+package cli
+
+import (
+	"context"
+	"io"
+	"os"
+	"sync"
+)
+
+// What a program that talks with a person at a terminal needs beyond its
+// arguments and outputs: its standard input, and each Ctrl-C for itself.
+// Both come through the program's context, so that a Program keeps one
+// signature, and a test hands in a pipe and a channel instead.
+
+// A ctxKey keys a value that Main or a test puts in a program's context.
+type ctxKey int
+
+const (
+	interruptsKey ctxKey = iota
+	stdinKey
+)
+
+// Stdin returns the program's standard input: os.Stdin, or the reader
+// WithStdin put in ctx.
+func Stdin(ctx context.Context) io.Reader {
+	if r, ok := ctx.Value(stdinKey).(io.Reader); ok {
+		return r
+	}
+	return os.Stdin
+}
+
+// WithStdin returns a copy of ctx whose Stdin is r: for a test that types
+// into a program.
+func WithStdin(ctx context.Context, r io.Reader) context.Context {
+	return context.WithValue(ctx, stdinKey, r)
+}
+
+// Interrupts hands every later Ctrl-C of the program to the caller, one
+// value on the returned channel per Ctrl-C, instead of cancelling the
+// program's context: for a program that gives Ctrl-C a meaning of its own,
+// such as lab 06's -chat, where Ctrl-C stops a run and the session goes
+// on. From then on Main neither cancels the context nor ends the process on
+// a second Ctrl-C: the program must end itself. A Ctrl-C that comes while
+// the channel holds eight already is dropped.
+//
+// In a context that Main did not make, it returns the channel that
+// WithInterrupts put there, or nil, which never delivers.
+func Interrupts(ctx context.Context) <-chan struct{} {
+	switch v := ctx.Value(interruptsKey).(type) {
+	case *interruptRouter:
+		return v.take()
+	case <-chan struct{}:
+		return v
+	}
+	return nil
+}
+
+// WithInterrupts returns a copy of ctx whose Interrupts is ch: for a test
+// that presses Ctrl-C by sending on ch.
+func WithInterrupts(ctx context.Context, ch <-chan struct{}) context.Context {
+	return context.WithValue(ctx, interruptsKey, ch)
+}
+
+// An interruptRouter decides where Main sends each Ctrl-C: to the program's
+// context, until the program takes them with Interrupts, and to a channel
+// from then on.
+type interruptRouter struct {
+	mu sync.Mutex
+	ch chan struct{}
+}
+
+// take makes the router send every later Ctrl-C to its channel, and
+// returns it.
+func (r *interruptRouter) take() <-chan struct{} {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.ch == nil {
+		r.ch = make(chan struct{}, 8)
+	}
+	return r.ch
+}
+
+// forward sends one Ctrl-C to the channel, if the program took them, and
+// reports whether it did.
+func (r *interruptRouter) forward() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.ch == nil {
+		return false
+	}
+	select {
+	case r.ch <- struct{}{}:
+	default:
+	}
+	return true
+}

@@ -1,0 +1,486 @@
+package talk
+
+import (
+	"bufio"
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/chatcompletions"
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/democlock"
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/scenario"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/narrative"
+)
+
+// FollowUpPrefix starts a line that queues a follow-up instead of steering:
+// ">> Book the cheapest one." The agent takes it when it would otherwise
+// stop.
+const FollowUpPrefix = ">>"
+
+// The offline model takes its time, on purpose, so that a person can type
+// while the agent works: it thinks before each reply, then writes it word
+// by word.
+const (
+	offlineThink = 1500 * time.Millisecond
+	offlineWord  = 100 * time.Millisecond
+)
+
+// MaxLine is the longest line -chat reads.
+const MaxLine = 64 << 10
+
+// Options are the settings of -chat, filled from the command line (Flags).
+type Options struct {
+	// Chat starts a session at the terminal.
+	Chat bool
+	// BaseURL and ModelName name a real model; without ModelName, the
+	// session asks the offline model. An empty BaseURL is
+	// chatcompletions.BaseURLFromEnv.
+	BaseURL, ModelName string
+	// Record names the file to write the session to, as a scenario.
+	Record string
+}
+
+// Flags defines -chat and its flags on fs, filling opts.
+func Flags(fs *cli.FlagSet, opts *Options) {
+	fs.BoolVar(&opts.Chat, "chat", false, "talk to the agent at the terminal: a line typed while it is idle is a prompt, a line typed while it works steers it, a line that starts with "+FollowUpPrefix+" queues a follow-up; Ctrl-C stops a run, Ctrl-C when idle or the end of input ends the session")
+	fs.StringVar(&opts.BaseURL, "base-url", "", "with -chat and -model-name, the `URL` of a server that speaks the Chat Completions API (default: $OPENAI_BASE_URL, else "+chatcompletions.DefaultBaseURL+")")
+	fs.StringVar(&opts.ModelName, "model-name", "", "with -chat, ask the real model `NAME` (such as qwen3:8b) instead of the offline one; a key, if the server needs one, comes from $OPENAI_API_KEY, never from a flag")
+	fs.FileVar(&opts.Record, "record", "with -chat, write the session to `FILE` as a scenario file, which -scenario replays offline; FILE must not exist")
+}
+
+// Check refuses a command line that gives a flag of -chat without -chat,
+// -base-url without -model-name, or -chat with -scenario. Call it after
+// Parse.
+func (o Options) Check(fs *cli.FlagSet, stderr io.Writer) error {
+	if err := fs.Requires(stderr, "chat", "they set up the session of -chat", "base-url", "model-name", "record"); err != nil {
+		return err
+	}
+	if err := fs.Requires(stderr, "model-name", "name the model the server should run", "base-url"); err != nil {
+		return err
+	}
+	return fs.Excludes(stderr, "chat", "a scenario file scripts a whole session, the user's part too", "scenario")
+}
+
+// A Chat is a session with a person at a terminal, lab 06's -chat. A line
+// typed while the agent is idle is a prompt, and starts a run; a line typed
+// while it works steers it; a line that starts with FollowUpPrefix queues a
+// follow-up, idle or not. Ctrl-C during a run stops the run, and the
+// session goes on; a second Ctrl-C before the run has stopped ends the
+// program at once. Ctrl-C while the agent is idle, or the end of input
+// once the run has ended, ends the session.
+type Chat struct {
+	model  *liveModel
+	tools  []Tool
+	clock  *democlock.Clock
+	about  string // says which model answers
+	record string
+	rec    *scenario.Recorder
+
+	// current is the run going on, or the last one. The session's
+	// goroutine sets it before the run starts.
+	current *liveRun
+	show    Show
+	agent   Agent
+
+	mu sync.Mutex
+	// steering and followUp are what the user queued and the agent has
+	// not taken yet, as the session knows it (see entered).
+	steering, followUp []string
+	// asides are what the session says during a run, until the next
+	// event prints them.
+	asides []string
+}
+
+// A liveRun is one run of a chat.
+type liveRun struct {
+	// interrupted is closed at Ctrl-C.
+	interrupted chan struct{}
+	cancel      context.CancelFunc
+	nar         *narrative.Run
+	// What follows is the loop goroutine's.
+	cancelled bool // the run's context is cancelled
+	prompted  bool // the prompt has not entered yet
+	calls     scenario.CallWatch
+	entering  []queued // taken at the last poll, not entered yet
+}
+
+// A queued message is one the user typed while the agent worked.
+type queued struct {
+	followUp bool
+	text     string
+}
+
+// interruptedNow reports whether Ctrl-C came, and has not cancelled the
+// run yet.
+func (r *liveRun) interruptedNow() bool {
+	select {
+	case <-r.interrupted:
+		return !r.cancelled
+	default:
+		return false
+	}
+}
+
+// NewChat returns a chat as opts say: with the offline model, or a real
+// one, and the tools of the fake world, waiting on a demo clock. queueMode
+// and sequential are the agent's settings, for the recording. A bad base
+// URL, or a recording that could not be written, is a bad command line.
+func NewChat(opts Options, queueMode string, sequential bool) (*Chat, error) {
+	c := &Chat{clock: democlock.New(), record: opts.Record}
+	c.model = &liveModel{chat: c, ids: map[string]bool{}}
+	if opts.ModelName == "" {
+		c.model.model, c.model.think, c.model.word = fakemodel.Assistant(), offlineThink, offlineWord
+		c.about = "the offline model, fakemodel.Assistant (arithmetic, the weather in Oslo, Lima or Cairo, notes)"
+	} else {
+		provider, err := chatcompletions.New(chatcompletions.Config{
+			BaseURL:   cmp.Or(opts.BaseURL, chatcompletions.BaseURLFromEnv()),
+			ModelName: opts.ModelName,
+			APIKey:    chatcompletions.APIKeyFromEnv(),
+		})
+		if err != nil {
+			return nil, cli.BadInput(err)
+		}
+		// Its String names the model and the server, never the key.
+		c.model.model, c.about = provider, provider.String()
+	}
+	sequentialTools := map[string]bool{}
+	for _, t := range serviceTools(c.clock) {
+		c.tools = append(c.tools, c.liveTool(t))
+		sequentialTools[t.Spec.Name] = t.Sequential
+	}
+	if opts.Record != "" {
+		if err := canRecord(opts.Record); err != nil {
+			return nil, cli.BadInput(fmt.Errorf("-record %s: %w", cli.Quote(opts.Record), err))
+		}
+		c.rec = scenario.NewRecorder(sequentialTools, queueMode, sequential)
+	}
+	return c, nil
+}
+
+// canRecord checks, before the session, that a recording could be written
+// to path: no file is there, and its directory takes a new file.
+func canRecord(path string) error {
+	if _, err := os.Lstat(path); err == nil {
+		return errors.New("the file exists, and a recording never replaces a file: name another, or remove it")
+	}
+	probe, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("cannot write there: %w", err)
+	}
+	probe.Close()
+	return os.Remove(probe.Name())
+}
+
+// Model returns the model the agent must ask.
+func (c *Chat) Model() fakemodel.Model { return c.model }
+
+// Tools returns the tools the agent must have.
+func (c *Chat) Tools() []Tool { return c.tools }
+
+// Clock returns the demo clock the tools wait on, which the lab's event
+// handler tells which calls start and end.
+func (c *Chat) Clock() *democlock.Clock { return c.clock }
+
+// A line is one line of standard input, or the error that ended it.
+type line struct {
+	text string
+	err  error
+}
+
+// Run runs the session: it reads standard input (cli.Stdin) line by line,
+// takes each Ctrl-C for itself (cli.Interrupts), runs each prompt with run
+// on agent, which must have the chat's model and tools, and prints the runs
+// as s says. At the end it writes the recording, if any.
+func (c *Chat) Run(ctx context.Context, s Show, agent Agent, run Run) error {
+	c.show, c.agent = s, agent
+	interrupts := cli.Interrupts(ctx)
+	stop := make(chan struct{})
+	defer close(stop)
+	lines := readLines(cli.Stdin(ctx), stop)
+	fmt.Fprintf(s.Errw, "Chat with lab 06's agent; the model is %s.\n"+
+		"Type a prompt. While the agent works, a line steers it, and a line that starts with %s queues a follow-up.\n"+
+		"Ctrl-C stops a run; Ctrl-C when the agent is idle, or the end of input, ends the session.\n", c.about, FollowUpPrefix)
+
+	var done chan error // not nil while a run goes on
+	eof := false
+	for {
+		if eof && done == nil {
+			return c.finish()
+		}
+		select {
+		case l, ok := <-lines:
+			switch {
+			case !ok:
+				eof, lines = true, nil
+			case l.err != nil:
+				if done != nil {
+					c.current.cancel()
+				}
+				return cli.BadInput(l.err)
+			default:
+				if prompt, ok := c.typed(l.text, done != nil); ok {
+					done = c.start(ctx, prompt, run)
+				}
+			}
+		case <-interrupts:
+			switch {
+			case done == nil:
+				return c.finish()
+			case isClosed(c.current.interrupted):
+				c.current.cancel()
+				return cli.ErrInterrupted
+			default:
+				close(c.current.interrupted)
+				c.say("(Ctrl-C: the run stops; Ctrl-C again ends the program at once)")
+			}
+		case err := <-done:
+			done = nil
+			if err != nil {
+				return err
+			}
+			c.ended()
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// readLines reads r line by line on a goroutine of its own, until the end
+// of input, an error, or stop. A line longer than MaxLine is an error.
+func readLines(r io.Reader, stop <-chan struct{}) <-chan line {
+	lines := make(chan line)
+	go func() {
+		defer close(lines)
+		scan := bufio.NewScanner(r)
+		scan.Buffer(make([]byte, 4096), MaxLine)
+		send := func(l line) bool {
+			select {
+			case lines <- l:
+				return true
+			case <-stop:
+				return false
+			}
+		}
+		for scan.Scan() {
+			if !send(line{text: scan.Text()}) {
+				return
+			}
+		}
+		if err := scan.Err(); err != nil {
+			if errors.Is(err, bufio.ErrTooLong) {
+				err = fmt.Errorf("a line is longer than %d KiB", MaxLine>>10)
+			}
+			send(line{err: fmt.Errorf("standard input: %w", err)})
+		}
+	}()
+	return lines
+}
+
+// isClosed reports whether ch is closed.
+func isClosed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
+
+// typed handles a line the user typed, while the agent works or not, and
+// returns the prompt to run, if the line is one.
+func (c *Chat) typed(text string, working bool) (prompt string, ok bool) {
+	followUp := false
+	if rest, cut := strings.CutPrefix(strings.TrimLeft(text, " "), FollowUpPrefix); cut {
+		followUp, text = true, strings.TrimLeft(rest, " ")
+	}
+	switch problem := check(text); {
+	case problem != "":
+		c.say(fmt.Sprintf("(not sent: %s)", problem))
+	case strings.TrimSpace(text) == "":
+		if followUp {
+			c.say("(not sent: a follow-up needs a text after " + FollowUpPrefix + ")")
+		}
+	case followUp:
+		c.queue(queued{followUp: true, text: text})
+		c.say(fmt.Sprintf("(follow-up queued: %q; it enters when the agent would otherwise stop)", text))
+	case working:
+		c.queue(queued{text: text})
+		c.say(fmt.Sprintf("(steering message queued: %q; it enters before the model's next request)", text))
+	default:
+		return text, true
+	}
+	return "", false
+}
+
+// check returns what makes a typed line unfit to send, or "": it must be
+// valid UTF-8 and print as it is, because the narrative prints it, and a
+// scenario file holds it, as it is.
+func check(text string) string {
+	if !utf8.ValidString(text) {
+		return "the line is not valid UTF-8"
+	}
+	if i := strings.IndexFunc(text, func(r rune) bool { return r != ' ' && !unicode.IsPrint(r) }); i >= 0 {
+		r, _ := utf8.DecodeRuneInString(text[i:])
+		return fmt.Sprintf("the line holds %U, a character that does not print as itself; type it again without it", r)
+	}
+	return ""
+}
+
+// queue sends a message to the agent's steering or follow-up queue.
+func (c *Chat) queue(m queued) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if m.followUp {
+		c.agent.FollowUp(fakemodel.UserMessage{Text: m.text})
+		c.followUp = append(c.followUp, m.text)
+	} else {
+		c.agent.Steer(fakemodel.UserMessage{Text: m.text})
+		c.steering = append(c.steering, m.text)
+	}
+}
+
+// say prints what the session has to tell the user: in a trace, to Errw at
+// once; in the narrative, at once while the agent is idle, and during a run
+// at its next event, so that the line does not cut the model's reply in
+// two.
+func (c *Chat) say(text string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case c.show.Trace:
+		fmt.Fprintln(c.show.Errw, text)
+	case c.current != nil && c.current.nar != nil:
+		c.asides = append(c.asides, text)
+	default:
+		c.show.Printer.Line(text)
+	}
+}
+
+// start starts a run of prompt on a goroutine of its own, and returns the
+// channel that receives its end.
+func (c *Chat) start(ctx context.Context, prompt string, run Run) chan error {
+	c.rec.Prompt(prompt)
+	ctx, cancel := context.WithCancel(ctx)
+	r := &liveRun{interrupted: make(chan struct{}), cancel: cancel, prompted: true, nar: c.show.begin(false)}
+	c.mu.Lock()
+	c.current = r
+	c.mu.Unlock()
+	done := make(chan error, 1)
+	go func() {
+		defer cancel()
+		done <- run(ctx, prompt, r.nar, c.see)
+	}()
+	return done
+}
+
+// see takes each event of the run, by its trace line, on the loop's
+// goroutine.
+func (c *Chat) see(traceLine string) {
+	r := c.current
+	c.show.line(traceLine)
+	c.rec.See(traceLine)
+	if traceLine == "message_start user" {
+		c.entered(r)
+	}
+	c.mu.Lock()
+	for _, text := range c.asides {
+		r.nar.Aside(text)
+	}
+	c.asides = nil
+	c.mu.Unlock()
+	// A Ctrl-C cancels the run at the first event where no tool call
+	// runs: the calls that ran saw it already, and ended.
+	if quiet := r.calls.See(traceLine); quiet && r.interruptedNow() {
+		c.cancelRun(r)
+	}
+}
+
+// cancelRun cancels the run r at Ctrl-C, and records where.
+func (c *Chat) cancelRun(r *liveRun) {
+	r.cancelled = true
+	c.rec.Interrupt()
+	r.cancel()
+}
+
+// entered records which message the user queued has entered the history:
+// the first message_start user of a run is its prompt's; each later one is
+// a queued message, which the last poll took. The session knows what it
+// queued; what the agent still holds says what the poll took.
+func (c *Chat) entered(r *liveRun) {
+	if r.prompted {
+		r.prompted = false
+		return
+	}
+	if len(r.entering) == 0 {
+		c.mu.Lock()
+		steering, followUp := c.agent.Queued()
+		n := len(c.steering) - len(steering)
+		for _, text := range c.steering[:n] {
+			r.entering = append(r.entering, queued{text: text})
+		}
+		c.steering = c.steering[n:]
+		n = len(c.followUp) - len(followUp)
+		for _, text := range c.followUp[:n] {
+			r.entering = append(r.entering, queued{followUp: true, text: text})
+		}
+		c.followUp = c.followUp[n:]
+		c.mu.Unlock()
+	}
+	if len(r.entering) > 0 {
+		c.rec.Entered(r.entering[0].followUp, r.entering[0].text)
+		r.entering = r.entering[1:]
+	}
+}
+
+// ended prints what the session still has to say about the run that ended,
+// and what the agent holds.
+func (c *Chat) ended() {
+	c.mu.Lock()
+	asides := c.asides
+	c.asides = nil
+	c.current = nil
+	c.mu.Unlock()
+	for _, text := range asides {
+		c.show.Printer.Line(text)
+	}
+	c.show.state(c.agent)
+}
+
+// finish ends the session: it writes the recording, if any.
+func (c *Chat) finish() error {
+	if c.rec == nil {
+		return nil
+	}
+	c.mu.Lock()
+	for _, text := range c.steering {
+		c.rec.Left(false, text)
+	}
+	for _, text := range c.followUp {
+		c.rec.Left(true, text)
+	}
+	c.mu.Unlock()
+	data, err := c.rec.Encode(c.agent.Messages())
+	if errors.Is(err, scenario.ErrNoPrompt) {
+		fmt.Fprintf(c.show.Errw, "nothing recorded: %v\n", err)
+		return nil
+	}
+	if err == nil {
+		err = scenario.WriteNew(c.record, data)
+	}
+	if err != nil {
+		return fmt.Errorf("-record %s: nothing written: %w", cli.Quote(c.record), err)
+	}
+	fmt.Fprintf(c.show.Errw, "recorded the session in %s; replay it offline with -scenario %s\n", cli.Quote(c.record), cli.Quote(c.record))
+	return nil
+}

@@ -1,0 +1,140 @@
+// Package talk runs sessions with lab 06's Agent: runs of the loop, one
+// after another, on one agent, while a user talks to it. The user is
+// simulated (Show.Play: the demo's parts, a scenario file, a recording), or
+// a person at a terminal (Chat: -chat). Either way the user acts at events,
+// inside the lab's event handler, so that a message typed while the agent
+// works is in its queue before the loop's next poll, and a Ctrl-C cancels
+// a run where no tool call runs (scenario.CallWatch).
+//
+// The lab keeps what it teaches: its Agent, its events, and how an event
+// prints (a Run). This package holds the machinery no lab teaches: reading
+// the terminal, Ctrl-C, the tools of the fake world, the real model behind
+// -base-url and -model-name, and the recording of -record. It is not
+// internal, so that a learner's copy of lab 06 in mywork/ can import it.
+package talk
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/scenario"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/narrative"
+)
+
+// An Agent is what a session needs of lab 06's Agent: its queues, for the
+// user, and its history, for what the session prints and records.
+type Agent interface {
+	scenario.Agent
+	// Queued returns the messages still waiting in each queue.
+	Queued() (steering, followUp []fakemodel.Message)
+	// Messages returns a copy of the history.
+	Messages() []fakemodel.Message
+}
+
+// A Run runs the loop once on the session's agent: a Prompt with prompt, or,
+// if prompt is "", a Continue. It prints the run's events with nar, unless
+// nar is nil, and hands see the trace line of each event, inside its event
+// handler, after printing the event and before the loop goes on: see may
+// queue messages and cancel ctx. It returns when the run has ended.
+type Run func(ctx context.Context, prompt string, nar *narrative.Run, see func(traceLine string)) error
+
+// A Show prints sessions: as the narrative, or, with Trace, as one trace
+// line per event and nothing else on Printer's writer; anything else the
+// session has to say then goes to Errw.
+type Show struct {
+	// Printer writes the narrative, or the trace.
+	Printer *narrative.Printer
+	// Errw takes what a trace cannot hold.
+	Errw io.Writer
+	// Trace prints trace lines instead of the narrative.
+	Trace bool
+}
+
+// A Script is a session that a simulated user drives: the demo's parts, a
+// scenario file or a recording.
+type Script struct {
+	// Title and Setup head the session's output.
+	Title string
+	Setup []string
+	// Prompts start the runs, one each, in order; "" continues instead.
+	Prompts []string
+	// Plan is what the simulated user does, and when.
+	Plan []scenario.UserMessage
+}
+
+// Play runs script on agent, one run per prompt, and prints it under the
+// title "part n", or, with n 0, under its title alone. The simulated user
+// sees every event; a Ctrl-C of its plan cancels the run it comes in, and
+// the session goes on. Play returns cli.ErrInterrupted once ctx is
+// cancelled, by the real Ctrl-C, after the run that saw it.
+func (s Show) Play(ctx context.Context, n int, script Script, agent Agent, run Run) error {
+	user := scenario.NewUser(script.Plan, agent)
+	if !s.Trace {
+		s.Printer.Part(n, script.Title, script.Setup)
+	}
+	for i, prompt := range script.Prompts {
+		nar := s.begin(i > 0 && prompt == "")
+		user.Say = nil
+		if nar != nil {
+			user.Say = nar.Aside
+		}
+		runCtx, cancel := context.WithCancel(ctx)
+		user.Interrupt = cancel
+		user.BeforeRun()
+		err := run(runCtx, prompt, nar, func(line string) {
+			s.line(line)
+			user.See(line)
+		})
+		cancel()
+		if err != nil {
+			return err
+		}
+		s.state(agent)
+		if ctx.Err() != nil {
+			return cli.ErrInterrupted
+		}
+	}
+	for _, note := range user.Unsent() {
+		s.note(note)
+	}
+	return nil
+}
+
+// begin returns the narrative of a new run, or nil in a trace. A Continue
+// after an earlier run says so.
+func (s Show) begin(continues bool) *narrative.Run {
+	if s.Trace {
+		return nil
+	}
+	if continues {
+		s.Printer.Line("--- Continue: the agent runs again from its history, with no new prompt ---")
+	}
+	return s.Printer.Run()
+}
+
+// line prints the trace line of an event, in a trace.
+func (s Show) line(traceLine string) {
+	if s.Trace {
+		s.Printer.Line(traceLine)
+	}
+}
+
+// state prints what the agent holds after a run, in the narrative.
+func (s Show) state(agent Agent) {
+	if !s.Trace {
+		steering, followUp := agent.Queued()
+		s.Printer.AgentState(len(agent.Messages()), steering, followUp)
+	}
+}
+
+// note prints a line that is no event: to Errw in a trace.
+func (s Show) note(text string) {
+	if s.Trace {
+		fmt.Fprintln(s.Errw, text)
+	} else {
+		s.Printer.Line(text)
+	}
+}

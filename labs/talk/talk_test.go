@@ -1,0 +1,129 @@
+package talk
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"strings"
+	"testing"
+	"testing/synctest"
+
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/scenario"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/narrative"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// anAgent is an Agent that keeps what it is sent and holds no history.
+type anAgent struct{ steering, followUp []fakemodel.Message }
+
+func (a *anAgent) Steer(m fakemodel.UserMessage)    { a.steering = append(a.steering, m) }
+func (a *anAgent) FollowUp(m fakemodel.UserMessage) { a.followUp = append(a.followUp, m) }
+func (a *anAgent) Queued() (steering, followUp []fakemodel.Message) {
+	return a.steering, a.followUp
+}
+func (a *anAgent) Messages() []fakemodel.Message { return nil }
+
+// TestPlayRunsEachPromptAndContinue: a script's prompts run one after
+// another, "" as a Continue; the simulated user's Ctrl-C cancels the run
+// it comes in, and only that one; what the user does shows in the
+// narrative, and what could not happen is said at the end.
+func TestPlayRunsEachPromptAndContinue(t *testing.T) {
+	var out bytes.Buffer
+	var got []string
+	run := func(ctx context.Context, prompt string, nar *narrative.Run, see func(string)) error {
+		for _, line := range []string{"agent_start", "turn_end results=0", "agent_end messages=1"} {
+			see(line)
+		}
+		got = append(got, prompt+" cancelled="+map[bool]string{true: "yes", false: "no"}[ctx.Err() != nil])
+		return nil
+	}
+	script := Script{
+		Title:   "x",
+		Prompts: []string{"one", "two", ""},
+		Plan: []scenario.UserMessage{
+			{At: "turn_end", Occurrence: 2, Interrupt: true},
+			{At: "agent_end", Occurrence: 3, FollowUp: true, Text: "later"},
+			{At: "tool_execution_start a", Text: "never"},
+		},
+	}
+	agent := &anAgent{}
+	require.NoError(t, Show{Printer: narrative.NewPrinter(&out)}.Play(context.Background(), 0, script, agent, run))
+	assert.Equal(t, []string{"one cancelled=no", "two cancelled=yes", " cancelled=no"}, got)
+	assert.Equal(t, `=== x ===
+the agent's history holds 0 messages; nothing is queued
+(the user presses Ctrl-C)
+the agent's history holds 0 messages; nothing is queued
+--- Continue: the agent runs again from its history, with no new prompt ---
+(the user queues a follow-up: "later")
+the agent's history holds 0 messages; still queued: follow-up "later"
+never sent: "never", because no event matched "tool_execution_start a"
+`, out.String())
+}
+
+func TestPlayTracesOnlyEvents(t *testing.T) {
+	var out, errw bytes.Buffer
+	run := func(ctx context.Context, prompt string, nar *narrative.Run, see func(string)) error {
+		assert.Nil(t, nar, "no narrative in a trace")
+		see("agent_start")
+		return nil
+	}
+	script := Script{Title: "x", Prompts: []string{"one"}, Plan: []scenario.UserMessage{{At: "turn_end", Text: "never"}}}
+	require.NoError(t, Show{Printer: narrative.NewPrinter(&out), Errw: &errw, Trace: true}.Play(context.Background(), 1, script, &anAgent{}, run))
+	assert.Equal(t, "agent_start\n", out.String())
+	assert.Equal(t, "never sent: \"never\", because no event matched \"turn_end\"\n", errw.String())
+}
+
+// TestASecondCtrlCEndsTheSessionAtOnce: Ctrl-C stops a run; if the run
+// does not stop, because something it waits on cannot see the
+// cancellation, a second Ctrl-C ends the session at once, as
+// cli.ErrInterrupted, which exits with status 130.
+func TestASecondCtrlCEndsTheSessionAtOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		chat, err := NewChat(Options{Chat: true}, "", false)
+		require.NoError(t, err)
+		r, w := io.Pipe()
+		defer w.Close()
+		interrupts := make(chan struct{}, 1)
+		ctx := cli.WithInterrupts(cli.WithStdin(context.Background(), r), interrupts)
+		stuck, release := make(chan struct{}), make(chan struct{})
+		run := func(ctx context.Context, prompt string, nar *narrative.Run, see func(string)) error {
+			close(stuck)
+			<-release // cannot see ctx
+			return nil
+		}
+		var out, errw bytes.Buffer
+		done := make(chan error, 1)
+		go func() {
+			done <- chat.Run(ctx, Show{Printer: narrative.NewPrinter(&out), Errw: &errw, Trace: true}, &anAgent{}, run)
+		}()
+		io.WriteString(w, "hello\n")
+		<-stuck
+		interrupts <- struct{}{}
+		synctest.Wait()
+		select {
+		case err := <-done:
+			t.Fatalf("the session ended at the first Ctrl-C: %v", err)
+		default:
+		}
+		interrupts <- struct{}{}
+		assert.ErrorIs(t, <-done, cli.ErrInterrupted)
+		close(release)
+		assert.True(t, strings.Contains(errw.String(), "(Ctrl-C: the run stops; Ctrl-C again ends the program at once)\n"))
+	})
+}
+
+// TestALineTooLongIsRefused: a line longer than MaxLine ends the session
+// with a message, as bad input.
+func TestALineTooLongIsRefused(t *testing.T) {
+	chat, err := NewChat(Options{Chat: true}, "", false)
+	require.NoError(t, err)
+	ctx := cli.WithStdin(context.Background(), strings.NewReader(strings.Repeat("x", MaxLine+1)+"\n"))
+	var out, errw bytes.Buffer
+	err = chat.Run(ctx, Show{Printer: narrative.NewPrinter(&out), Errw: &errw}, &anAgent{}, nil)
+	require.Error(t, err)
+	assert.Equal(t, "standard input: a line is longer than 64 KiB", err.Error())
+	assert.Equal(t, 2, cli.Run(ctx, func(context.Context, []string, io.Writer, io.Writer) error { return err }, nil, &out, &errw), "bad input")
+}
