@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -137,5 +138,27 @@ func TestREADMEOutputMatchesGoldenFiles(t *testing.T) {
 				golden = marker.FindStringSubmatch(line)[1]
 			}
 		}
+	}
+}
+
+// TestEachTermIsInTheLabThatIntroducesIt checks the table of terms in
+// README.md: each term appears in the README of the lab it names.
+func TestEachTermIsInTheLabThatIntroducesIt(t *testing.T) {
+	data := string(readmes(t)["README.md"])
+	_, table, ok := strings.Cut(data, "### Terms\n")
+	require.True(t, ok, "README.md has a section Terms")
+	labs, err := Labs()
+	require.NoError(t, err)
+	row := regexp.MustCompile(`(?m)^\| ([a-z -]+) \| .* \| ([0-9]{2}) \|$`)
+	rows := row.FindAllStringSubmatch(strings.SplitN(table, "\n#", 2)[0], -1)
+	require.GreaterOrEqual(t, len(rows), 15, "the table lists the terms")
+	for _, r := range rows {
+		term, n := r[1], r[2]
+		i := slices.IndexFunc(labs, func(l string) bool { return strings.HasPrefix(l, n+"-") })
+		if !assert.GreaterOrEqual(t, i, 0, "term %q: no lab %s", term, n) {
+			continue
+		}
+		readme := strings.ToLower(string(readmes(t)["labs/"+labs[i]+"/README.md"]))
+		assert.True(t, strings.Contains(readme, term), "term %q: lab %s's README does not use it", term, labs[i])
 	}
 }
