@@ -2,10 +2,14 @@ package expected
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os/exec"
 	"path/filepath"
+	"strings"
+	"sync"
+	"time"
 )
 
 // Build compiles the lab named lab into dir and returns the program's path.
@@ -42,21 +46,48 @@ type Result struct {
 	ExitCode int
 }
 
+// runLimit is how long Run lets a program run. A lab's run takes about a
+// second at most; a program that has not ended by then never will, and Run
+// ends it, so that its test fails instead of hanging.
+const runLimit = 30 * time.Second
+
 // Run runs the program bin with args from the repository root, as an
-// instructor runs a lab: its standard output is a pipe, not a terminal.
+// instructor runs a lab: its standard output is a pipe, not a terminal. A
+// program still running after runLimit is killed, and Run says so.
 func Run(bin string, args ...string) (Result, error) {
 	root, err := Root()
 	if err != nil {
 		return Result{}, err
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), runLimit)
+	defer cancel()
 	var stdout, stderr bytes.Buffer
-	cmd := exec.Command(bin, args...)
+	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = root
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err = cmd.Run()
+	if ctx.Err() != nil {
+		return Result{}, fmt.Errorf("run %s %s: it did not end within %s, so it was stopped: does its loop ever end?",
+			filepath.Base(bin), strings.Join(args, " "), runLimit)
+	}
 	var exit *exec.ExitError
 	if err != nil && !errors.As(err, &exit) {
 		return Result{}, fmt.Errorf("run %s: %w", filepath.Base(bin), err)
 	}
 	return Result{Stdout: stdout.Bytes(), Stderr: stderr.Bytes(), ExitCode: cmd.ProcessState.ExitCode()}, nil
+}
+
+// RunAll runs the program bin once for each case, all at once, and returns
+// the results in the order of the cases. The tools of labs 05 and 06 wait
+// for real: side by side, the cases take as long as the slowest one, not
+// as long as all of them.
+func RunAll(bin string, cases []Case) ([]Result, error) {
+	results := make([]Result, len(cases))
+	errs := make([]error, len(cases))
+	var wg sync.WaitGroup
+	for i, c := range cases {
+		wg.Go(func() { results[i], errs[i] = Run(bin, c.Args...) })
+	}
+	wg.Wait()
+	return results, errors.Join(errs...)
 }

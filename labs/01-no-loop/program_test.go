@@ -16,10 +16,11 @@ func TestProgram(t *testing.T) {
 
 	cases, err := expected.LabCases("01-no-loop")
 	require.NoError(t, err)
-	for _, c := range cases {
+	results, err := expected.RunAll(bin, cases)
+	require.NoError(t, err)
+	for i, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
-			res, err := expected.Run(bin, c.Args...)
-			require.NoError(t, err)
+			res := results[i]
 			assert.Equal(t, 0, res.ExitCode, "stderr: %s", res.Stderr)
 			expected.Check(t, c.Name, res.Stdout)
 		})
