@@ -30,6 +30,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/agent-loop-lab/agent-loop-lab/labs/toolargs"
 )
 
 // A Scenario is a scenario file. Every field but Prompt may be left out;
@@ -294,10 +296,7 @@ func Parse(file string, data []byte) (*Scenario, error) {
 		if n, ok := byOffset[wrongType.Offset]; ok {
 			what, at = n.path().what(), n.start
 		}
-		if n, ok := strings.CutPrefix(wrongType.Value, "number "); ok {
-			return fail(at, "%s %s", what, numberProblem(n, wrongType.Type))
-		}
-		return fail(at, "%s must be %s, not %s", what, jsonType(wrongType.Type), jsonValue(wrongType.Value))
+		return fail(at, "%s %s", what, toolargs.Mismatch(wrongType))
 	}
 	if err := s.check(); err != nil {
 		var bad *checkError

@@ -269,3 +269,19 @@ func (w *jsonWalk) keyStart() int64 {
 	}
 	return end
 }
+
+// A field is one field of a struct of the format: its JSON name and Go type.
+type field struct {
+	name string
+	typ  reflect.Type
+}
+
+// fieldsOf returns the fields of the struct type t, in their order.
+func fieldsOf(t reflect.Type) []field {
+	fields := make([]field, t.NumField())
+	for i := range fields {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		fields[i] = field{name: name, typ: t.Field(i).Type}
+	}
+	return fields
+}

@@ -61,10 +61,7 @@ func Decode[A any](raw json.RawMessage) (A, error) {
 	if err := json.Unmarshal(raw, &args); err != nil {
 		var wrongType *json.UnmarshalTypeError
 		if errors.As(err, &wrongType) {
-			if n, ok := strings.CutPrefix(wrongType.Value, "number "); ok {
-				return args, fmt.Errorf("field %q %s", wrongType.Field, numberProblem(n, wrongType.Type))
-			}
-			return args, fmt.Errorf("field %q must be %s, not %s", wrongType.Field, jsonType(wrongType.Type), jsonValue(wrongType.Value))
+			return args, fmt.Errorf("field %q %s", wrongType.Field, Mismatch(wrongType))
 		}
 		return args, err
 	}
@@ -81,6 +78,18 @@ func Fields[A any]() []string {
 		names = append(names, f.name)
 	}
 	return names
+}
+
+// Mismatch says, in the words of Decode's errors, what is wrong with a JSON
+// value that encoding/json could not decode into its Go type: "must be a
+// string, not a number", "is out of range: 1e999", "must be a whole number
+// without a fraction or exponent, not 2.5". The scenario files of lab 06
+// use the same words.
+func Mismatch(err *json.UnmarshalTypeError) string {
+	if n, ok := strings.CutPrefix(err.Value, "number "); ok {
+		return numberProblem(n, err.Type)
+	}
+	return fmt.Sprintf("must be %s, not %s", jsonType(err.Type), jsonValue(err.Value))
 }
 
 // A field is one field of an arguments struct: its JSON name and Go type.
