@@ -79,15 +79,23 @@ func run(ctx context.Context, wb *workbook, getenv func(string) string, args []s
 	fs.Usage = func() {}
 	langFlag := fs.String("lang", "", "")
 	force := fs.Bool("force", false, "")
+	// lang is the learner's language: -lang's once it is given, the
+	// locale's until then, so that -lang zh -h prints the help in Chinese.
+	lang := func() Lang {
+		if l, err := parseLang(*langFlag); err == nil {
+			return l
+		}
+		return langFromEnv(getenv)
+	}
 	// Flags may come before or after the command and the lab.
 	var words []string
 	for rest := args; ; {
 		if err := fs.Parse(rest); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				fmt.Fprintf(stdout, msgUsage.In(langFromEnv(getenv)), strings.Join(wb.labs, ", "))
+				fmt.Fprintf(stdout, msgUsage.In(lang()), strings.Join(wb.labs, ", "))
 				return err
 			}
-			return usage(wb, getenv, stderr, Text{EN: "%v"}, err)
+			return usage(wb, lang(), stderr, msgBadFlag, err)
 		}
 		if fs.NArg() == 0 {
 			break
@@ -95,44 +103,41 @@ func run(ctx context.Context, wb *workbook, getenv func(string) string, args []s
 		words = append(words, fs.Arg(0))
 		rest = fs.Args()[1:]
 	}
-	lang := langFromEnv(getenv)
 	if *langFlag != "" {
-		l, err := parseLang(*langFlag)
-		if err != nil {
-			return usage(wb, getenv, stderr, Text{EN: "%v"}, err)
+		if _, err := parseLang(*langFlag); err != nil {
+			return usage(wb, lang(), stderr, msgBadFlag, err)
 		}
-		lang = l
 	}
 	s := &session{
 		wb:     wb,
-		out:    newPrinter(stdout, lang, cli.Colorful(stdout)),
-		errOut: newPrinter(stderr, lang, false),
+		out:    newPrinter(stdout, lang(), cli.Colorful(stdout)),
+		errOut: newPrinter(stderr, lang(), false),
 		force:  *force,
 		getenv: getenv,
 	}
 	if len(words) == 0 {
 		if *force {
-			return usage(wb, getenv, stderr, msgForceOnlyReset)
+			return usage(wb, lang(), stderr, msgForceOnlyReset)
 		}
 		return s.contents(ctx)
 	}
 	cmd, ok := commands[words[0]]
 	switch {
 	case !ok:
-		return usage(wb, getenv, stderr, msgUnknownCommand, words[0])
+		return usage(wb, lang(), stderr, msgUnknownCommand, words[0])
 	case len(words) == 1:
-		return usage(wb, getenv, stderr, msgNeedsLab, words[0], words[0])
+		return usage(wb, lang(), stderr, msgNeedsLab, words[0], words[0])
 	case len(words) > 2:
-		return usage(wb, getenv, stderr, msgTooManyArgs, strings.Join(words[2:], " "))
+		return usage(wb, lang(), stderr, msgTooManyArgs, strings.Join(words[2:], " "))
 	case *force && words[0] != "reset":
-		return usage(wb, getenv, stderr, msgForceOnlyReset)
+		return usage(wb, lang(), stderr, msgForceOnlyReset)
 	}
 	name, matches := wb.resolve(words[1])
 	switch {
 	case name == "" && len(matches) == 0:
-		return usage(wb, getenv, stderr, msgUnknownLab, words[1])
+		return usage(wb, lang(), stderr, msgUnknownLab, words[1])
 	case name == "":
-		return usage(wb, getenv, stderr, msgAmbiguousLab, words[1], strings.Join(matches, ", "))
+		return usage(wb, lang(), stderr, msgAmbiguousLab, words[1], strings.Join(matches, ", "))
 	}
 	lab := registry[name]
 	if lab == nil {
@@ -142,10 +147,10 @@ func run(ctx context.Context, wb *workbook, getenv func(string) string, args []s
 	return cmd(s, ctx, lab)
 }
 
-// usage reports a bad command line with the lists of commands and labs,
-// and returns errUsage.
-func usage(wb *workbook, getenv func(string) string, stderr io.Writer, msg Text, args ...any) error {
-	p := newPrinter(stderr, langFromEnv(getenv), false)
+// usage reports a bad command line in lang with the lists of commands and
+// labs, and returns errUsage.
+func usage(wb *workbook, lang Lang, stderr io.Writer, msg Text, args ...any) error {
+	p := newPrinter(stderr, lang, false)
 	p.say(msg, args...)
 	p.say(msgLists, strings.Join(wb.labs, ", "))
 	return errUsage

@@ -57,11 +57,17 @@
 // ("TestX") or a subtest ("TestX/case_name", as go test -json writes it),
 // and the rule in a sentence. A [Mistake] is a typical mistake as an edit
 // inside a region, and the rule check must report for it. Every text a
-// learner reads is a [Text], English and, when translated, Chinese.
+// learner reads is a [Text], English and Chinese (ZH): go run ./labs -lang zh,
+// or a Chinese locale, shows the Chinese, and TestEveryTextHasAChineseVersion
+// lists the texts that still lack it. A Chinese TODO names README.zh-CN.md
+// and the section's Chinese heading, "自己动手写（Build it yourself）".
 //
 // 3. In the lab's README, add a section whose heading is the exercises'
 // Section ("## Build it yourself"): what to write, in what order, and what
-// "done" looks like. It must name each rule's test, in the rules' order.
+// "done" looks like. It must name each rule's test, in the rules' order. Its
+// Chinese twin, README.zh-CN.md, has the same section under the heading
+// sectionsZH gives ("## 自己动手写（Build it yourself）"); a new Section needs
+// an entry there.
 //
 // 4. Make the lab's tests a self-check a learner can act on, as lab 02's
 // are (labs/02-loop/main_test.go):

@@ -33,6 +33,7 @@ type Exercise struct {
 	Title Text
 	// Section is the heading of the lab README's section that explains the
 	// exercise, as in "Build it yourself". The starter's TODO points to it.
+	// The Chinese twin's heading is in sectionsZH; see sectionIn.
 	Section string
 	// Regions are the parts of the lab's source the exercise cuts out.
 	Regions []Region
@@ -99,7 +100,20 @@ type Mistake struct {
 var goldenTests = []string{"TestOutputMatchesGoldenFile", "TestProgram"}
 
 // goldenRule is that last rule.
-var goldenRule = Text{EN: "your output matches the lab's, byte for byte"}
+var goldenRule = Text{EN: "your output matches the lab's, byte for byte", ZH: "你的输出和实验的输出逐字节相同"}
+
+// sectionsZH are the headings that the Chinese twins of the labs' READMEs,
+// README.zh-CN.md, give the sections an Exercise's Section names, by the
+// English heading.
+var sectionsZH = map[string]string{
+	"Build it yourself": "自己动手写（Build it yourself）",
+}
+
+// sectionIn returns the heading of the section that explains the exercise
+// in the README of lang: README.md, or README.zh-CN.md in Chinese.
+func (e *Exercise) sectionIn(lang Lang) string {
+	return Text{EN: e.Section, ZH: sectionsZH[e.Section]}.In(lang)
+}
 
 // registry holds every registered Lab by name.
 var registry = map[string]*Lab{}

@@ -1,39 +1,41 @@
 package track
 
 // The front door's messages, in every language. Each is a format for
-// fmt.Sprintf; a translation takes the same verbs in the same order.
+// fmt.Sprintf; a translation takes the same verbs in the same order. A
+// message that names a README section names the README of its language:
+// README.md, or its Chinese twin README.zh-CN.md (see Exercise.sectionIn).
 var (
 	// check
-	msgCheckHeader      = Text{EN: "%s · your copy: %s"}
-	msgDoesNotCompile   = Text{EN: "Your code in %s does not compile:"}
-	msgVetFails         = Text{EN: "go vet, which go test runs first, finds a mistake in %s:"}
-	msgExercisePasses   = Text{EN: "✓ exercise %d: %s"}
-	msgExerciseFails    = Text{EN: "✗ exercise %d: %s"}
-	msgBrokenRule       = Text{EN: "  broken rule (%d of %d): %s"}
-	msgBrokenTest       = Text{EN: "  checked by %s:"}
-	msgOthersPass       = Text{EN: "✓ the lab's other tests"}
-	msgOtherFails       = Text{EN: "✗ a test outside the exercises fails: %s"}
-	msgGoldenPasses     = Text{EN: "✓ %s"}
-	msgGoldenFails      = Text{EN: "✗ %s (%s)"}
-	msgNotYet           = Text{EN: "· the lab's other tests and your output: checked once every exercise passes"}
-	msgNextWrite        = Text{EN: "Next: write exercise %s in %s (README.md, section %q)."}
-	msgNextHint         = Text{EN: "  go run ./labs hint %s     a hint, one more each time"}
-	msgNextWatch        = Text{EN: "  go run ./labs watch %s    check again on every save"}
-	msgNextOther        = Text{EN: "Next: the exercises pass; make %s pass too. go run ./labs solution %s shows how your files differ from the lab's."}
-	msgNextGolden       = Text{EN: "Next: make your output the lab's. go run ./labs solution %s shows how your files differ from the lab's."}
-	msgDone             = Text{EN: "Done: every exercise of %s passes, and your output is the lab's."}
-	msgDoneNext         = Text{EN: "Next: go run ./labs %s"}
-	msgDoneLast         = Text{EN: "That was the last lab with exercises."}
-	msgNotRun           = Text{EN: "the test did not run: an earlier test crashed or did not finish"}
-	msgMissingTest      = Text{EN: "the test %s is not in your copy: did you delete or rename it? go run ./labs solution %s shows how your files differ from the lab's"}
-	msgTimeout          = Text{EN: "the test did not finish within %s: a loop that never ends, or a wait for something that never comes, is the likely cause"}
-	msgNoMessage        = Text{EN: "the test failed without saying why"}
-	msgPanic            = Text{EN: "the test panicked: %s"}
-	msgDeadlock         = Text{EN: "every goroutine of the test is blocked, each waiting for another: a deadlock"}
-	msgNothingReported  = Text{EN: "go test reported nothing for %s"}
-	msgChangedMeanwhile = Text{EN: "your copy changed while it was being checked: check again"}
-	msgTestMissing      = Text{EN: "note: %s is missing from your copy; check runs the tests your copy has"}
-	msgTestChanged      = Text{EN: "note: your %s is not the lab's; check runs your copy of the tests"}
+	msgCheckHeader      = Text{EN: "%s · your copy: %s", ZH: "%s · 你的副本：%s"}
+	msgDoesNotCompile   = Text{EN: "Your code in %s does not compile:", ZH: "你在 %s 里的代码编译不通过："}
+	msgVetFails         = Text{EN: "go vet, which go test runs first, finds a mistake in %s:", ZH: "go test 会先运行 go vet，它在 %s 里发现了一处错误："}
+	msgExercisePasses   = Text{EN: "✓ exercise %d: %s", ZH: "✓ 练习 %d：%s"}
+	msgExerciseFails    = Text{EN: "✗ exercise %d: %s", ZH: "✗ 练习 %d：%s"}
+	msgBrokenRule       = Text{EN: "  broken rule (%d of %d): %s", ZH: "  没满足的规则（第 %d 条，共 %d 条）：%s"}
+	msgBrokenTest       = Text{EN: "  checked by %s:", ZH: "  由 %s 检查："}
+	msgOthersPass       = Text{EN: "✓ the lab's other tests", ZH: "✓ 实验的其他测试"}
+	msgOtherFails       = Text{EN: "✗ a test outside the exercises fails: %s", ZH: "✗ 练习之外的一个测试失败了：%s"}
+	msgGoldenPasses     = Text{EN: "✓ %s", ZH: "✓ %s"}
+	msgGoldenFails      = Text{EN: "✗ %s (%s)", ZH: "✗ %s（%s）"}
+	msgNotYet           = Text{EN: "· the lab's other tests and your output: checked once every exercise passes", ZH: "· 实验的其他测试和你的输出：等每个练习都通过后再检查"}
+	msgNextWrite        = Text{EN: `Next: write exercise %s in %s (README.md, section "%s").`, ZH: "下一步：写练习 %s（在 %s 里；讲解见 README.zh-CN.md 的「%s」一节）。"}
+	msgNextHint         = Text{EN: "  go run ./labs hint %s     a hint, one more each time", ZH: "  go run ./labs hint %s     给一条提示，每次多给一条"}
+	msgNextWatch        = Text{EN: "  go run ./labs watch %s    check again on every save", ZH: "  go run ./labs watch %s    每次保存都重新检查"}
+	msgNextOther        = Text{EN: "Next: the exercises pass; make %s pass too. go run ./labs solution %s shows how your files differ from the lab's.", ZH: "下一步：练习都通过了，再让 %s 也通过。go run ./labs solution %s 会显示你的文件和实验的文件有哪些不同。"}
+	msgNextGolden       = Text{EN: "Next: make your output the lab's. go run ./labs solution %s shows how your files differ from the lab's.", ZH: "下一步：让你的输出和实验的输出一模一样。go run ./labs solution %s 会显示你的文件和实验的文件有哪些不同。"}
+	msgDone             = Text{EN: "Done: every exercise of %s passes, and your output is the lab's.", ZH: "完成：%s 的每个练习都通过了，你的输出和实验的输出一模一样。"}
+	msgDoneNext         = Text{EN: "Next: go run ./labs %s", ZH: "下一步：go run ./labs %s"}
+	msgDoneLast         = Text{EN: "That was the last lab with exercises.", ZH: "这是最后一个有练习的实验。"}
+	msgNotRun           = Text{EN: "the test did not run: an earlier test crashed or did not finish", ZH: "这个测试没有运行：前面有测试崩溃了，或者没有结束"}
+	msgMissingTest      = Text{EN: "the test %s is not in your copy: did you delete or rename it? go run ./labs solution %s shows how your files differ from the lab's", ZH: "你的副本里没有测试 %s：是删掉了，还是改了名字？go run ./labs solution %s 会显示你的文件和实验的文件有哪些不同"}
+	msgTimeout          = Text{EN: "the test did not finish within %s: a loop that never ends, or a wait for something that never comes, is the likely cause", ZH: "这个测试在 %s 内没有结束：多半是循环停不下来，或者在等一个永远不会来的东西"}
+	msgNoMessage        = Text{EN: "the test failed without saying why", ZH: "这个测试失败了，但没有说明原因"}
+	msgPanic            = Text{EN: "the test panicked: %s", ZH: "这个测试发生了 panic：%s"}
+	msgDeadlock         = Text{EN: "every goroutine of the test is blocked, each waiting for another: a deadlock", ZH: "这个测试的每个 goroutine 都阻塞了，都在等另一个：死锁"}
+	msgNothingReported  = Text{EN: "go test reported nothing for %s", ZH: "go test 没有报告 %s 的任何结果"}
+	msgChangedMeanwhile = Text{EN: "your copy changed while it was being checked: check again", ZH: "检查期间你的副本有改动：请再检查一次"}
+	msgTestMissing      = Text{EN: "note: %s is missing from your copy; check runs the tests your copy has", ZH: "注意：你的副本里缺少 %s；check 只运行你的副本里有的测试"}
+	msgTestChanged      = Text{EN: "note: your %s is not the lab's; check runs your copy of the tests", ZH: "注意：你的 %s 和实验的不一样；check 运行的是你副本里的测试"}
 )
 
 // The command line.
@@ -63,68 +65,104 @@ LAB is a lab's directory name, its number or the start of its name:
 
 Flags, before or after the command:
   -force          with reset: discard your changes
-  -lang en|zh     the language of these texts (default: zh when LC_ALL,
-                  LC_MESSAGES or LANG starts with zh, en otherwise); the
-                  labs' own output stays English
+  -lang en|zh     the language of these texts (default: zh when the first
+                  of LC_ALL, LC_MESSAGES and LANG that is set starts with
+                  zh, en otherwise); the labs' own output stays English
   -h              print this help
 
 Exit status: 0 on success, and when Ctrl-C ends watch; 1 when check finds
 a rule broken or a command cannot do what it was asked; 2 for a bad command
 line; 130 when Ctrl-C ends any other command.
+`, ZH: `用法：go run ./labs [选项] [命令 LAB]
+
+自己动手写：start 把一个实验复制到 mywork/，挖掉实验的核心代码，
+原处换成一段 TODO；你来写这段代码，check 在你的副本上运行实验自己的
+测试，告诉你还有哪里不对。
+
+命令：
+  （不带命令）    列出各个实验、你的进度，以及下一步做什么
+  start LAB       把实验复制到 mywork/LAB，每个练习都被挖掉；
+                  它从不覆盖你已有的代码
+  check LAB       在你的副本上运行实验的测试：哪些练习通过了、
+                  第一条没满足的规则，以及下一步做什么
+  hint LAB        第一个没通过的练习的下一条提示，每次多给一条；
+                  最后一条指向实验自己的那几行代码
+  watch LAB       先检查一次，之后每当 mywork/LAB 里有文件改动
+                  就再检查一次，直到按下 Ctrl-C
+  solution LAB    你的文件和实验的文件之间的 diff
+  reset LAB       让实验从头开始；你改过的代码，不加 -force
+                  它就不肯丢弃
+
+LAB 是实验的目录名、编号，或者名字的开头：02-loop、02、loop。
+各个实验：%s。
+
+选项（放在命令之前或之后都可以）：
+  -force          与 reset 一起用：丢弃你的改动
+  -lang en|zh     这些文字的语言（默认：LC_ALL、LC_MESSAGES、LANG
+                  中第一个有值的以 zh 开头时为 zh，否则为 en）；
+                  各实验自己的输出仍然是英文
+  -h              打印这份帮助
+
+退出状态：成功时为 0，Ctrl-C 结束 watch 时也是 0；check 发现有规则
+没满足，或者命令做不到要求的事，为 1；命令行有误为 2；Ctrl-C 结束
+其他命令时为 130。
 `}
-	msgUnknownCommand = Text{EN: "unknown command %q"}
-	msgUnknownLab     = Text{EN: "no lab is named %q"}
-	msgAmbiguousLab   = Text{EN: "%q names more than one lab: %s"}
-	msgNeedsLab       = Text{EN: "%s needs a lab, as in: go run ./labs %s 02-loop"}
-	msgTooManyArgs    = Text{EN: "too many arguments: %s"}
-	msgForceOnlyReset = Text{EN: "-force is only for reset"}
-	msgLists          = Text{EN: "The commands: start, check, hint, watch, solution, reset, or none for your progress.\nThe labs: %s.\nMore: go run ./labs -h"}
-	msgNoExercises    = Text{EN: "%s has no exercises yet: read it and run it (go run ./labs/%s)."}
-	msgInterrupted    = Text{EN: "interrupted"}
+	msgBadFlag        = Text{EN: "%v", ZH: "%v"}
+	msgUnknownCommand = Text{EN: "unknown command %q", ZH: "没有 %q 这个命令"}
+	msgUnknownLab     = Text{EN: "no lab is named %q", ZH: "没有叫 %q 的实验"}
+	msgAmbiguousLab   = Text{EN: "%q names more than one lab: %s", ZH: "%q 对应不止一个实验：%s"}
+	msgNeedsLab       = Text{EN: "%s needs a lab, as in: go run ./labs %s 02-loop", ZH: "%s 需要指定一个实验，例如：go run ./labs %s 02-loop"}
+	msgTooManyArgs    = Text{EN: "too many arguments: %s", ZH: "多余的参数：%s"}
+	msgForceOnlyReset = Text{EN: "-force is only for reset", ZH: "-force 只能和 reset 一起用"}
+	msgLists          = Text{EN: "The commands: start, check, hint, watch, solution, reset, or none for your progress.\nThe labs: %s.\nMore: go run ./labs -h", ZH: "命令：start、check、hint、watch、solution、reset；不带命令则显示你的进度。\n各个实验：%s。\n详细说明：go run ./labs -h"}
+	msgNoExercises    = Text{EN: "%s has no exercises yet: read it and run it (go run ./labs/%s).", ZH: "%s 还没有练习：读一读，再运行一下（go run ./labs/%s）。"}
+	msgInterrupted    = Text{EN: "interrupted", ZH: "已中断"}
 
 	// start and reset
-	msgNotStarted     = Text{EN: "You have not started %s yet. Start it with:\n  go run ./labs start %s"}
-	msgAlreadyStarted = Text{EN: "You have started %s already: your work is in %s, and start never overwrites it.\nTo start over: go run ./labs reset %s"}
-	msgCopyIsAFile    = Text{EN: "%s is a file, not your copy of the lab. Move it away, then: go run ./labs start %s"}
-	msgWorkIsAFile    = Text{EN: "%s is a file; the track keeps your copies of the labs in a directory of that name. Move the file away, then try again."}
-	msgStarted        = Text{EN: "Started %s: your copy is %s."}
-	msgStartExercise  = Text{EN: "  exercise %d: %s, in %s"}
-	msgStartNext      = Text{EN: "Read README.md, section %q, then write the first exercise.\n  go run ./labs check %s    what still fails, and what to do next\n  go run ./labs watch %s    the same, again on every save"}
-	msgResetRefuses   = Text{EN: "%s holds work of yours that reset would discard: %s.\nTo discard it: go run ./labs reset -force %s\nTo keep it, move it away first: mv %s somewhere-else"}
-	msgResetFresh     = Text{EN: "Reset %s: your copy is the starter again."}
-	msgRememberFailed = Text{EN: "note: %v"}
+	msgNotStarted     = Text{EN: "You have not started %s yet. Start it with:\n  go run ./labs start %s", ZH: "你还没有开始 %s。这样开始：\n  go run ./labs start %s"}
+	msgAlreadyStarted = Text{EN: "You have started %s already: your work is in %s, and start never overwrites it.\nTo start over: go run ./labs reset %s", ZH: "你已经开始过 %s 了：你写的东西在 %s 里，start 从不覆盖它。\n想从头再来：go run ./labs reset %s"}
+	msgCopyIsAFile    = Text{EN: "%s is a file, not your copy of the lab. Move it away, then: go run ./labs start %s", ZH: "%s 是一个文件，不是你的实验副本。先把它移走，再运行：go run ./labs start %s"}
+	msgWorkIsAFile    = Text{EN: "%s is a file; the track keeps your copies of the labs in a directory of that name. Move the file away, then try again.", ZH: "%s 是一个文件；这条路线要把你的实验副本放在同名的目录里。先把这个文件移走，再试一次。"}
+	msgStarted        = Text{EN: "Started %s: your copy is %s.", ZH: "已开始 %s：你的副本是 %s。"}
+	msgStartExercise  = Text{EN: "  exercise %d: %s, in %s", ZH: "  练习 %d：%s，写在 %s 里"}
+	msgStartNext      = Text{EN: "Read README.md, section \"%s\", then write the first exercise.\n  go run ./labs check %s    what still fails, and what to do next\n  go run ./labs watch %s    the same, again on every save", ZH: "先读 README.zh-CN.md 的「%s」一节，再写第一个练习。\n  go run ./labs check %s    还有什么没通过，下一步做什么\n  go run ./labs watch %s    同上，每次保存都再检查一次"}
+	msgResetRefuses   = Text{EN: "%s holds work of yours that reset would discard: %s.\nTo discard it: go run ./labs reset -force %s\nTo keep it, move it away first: mv %s somewhere-else", ZH: "%s 里有你写的东西，reset 会把它们丢掉：%s。\n确定要丢掉：go run ./labs reset -force %s\n想留着，就先把它移走：mv %s somewhere-else"}
+	msgResetFresh     = Text{EN: "Reset %s: your copy is the starter again.", ZH: "已重置 %s：你的副本又回到了起始代码。"}
+	msgRememberFailed = Text{EN: "note: %v", ZH: "注意：%v"}
 
 	// hint
-	msgHintBuild        = Text{EN: "Your code does not compile yet; go run ./labs check %s shows the errors. Hints are for code that compiles."}
-	msgHintAllPass      = Text{EN: "Every exercise of %s passes: no hint needed."}
-	msgHintExercisePass = Text{EN: "Every exercise of %s passes; go run ./labs check %s shows what else fails."}
-	msgHintHeader       = Text{EN: "Hint %d of %d for exercise %d of %s, %s:"}
-	msgHintMore         = Text{EN: "Still stuck? go run ./labs hint %s gives the next."}
-	msgHintLastAgain    = Text{EN: "That is the last hint."}
-	msgHintLines        = Text{EN: "The lab's own code for this exercise: %s.\ngo run ./labs solution %s shows how yours differs."}
+	msgHintBuild        = Text{EN: "Your code does not compile yet; go run ./labs check %s shows the errors. Hints are for code that compiles.", ZH: "你的代码还编译不通过；go run ./labs check %s 会显示错误。提示只给能编译的代码。"}
+	msgHintAllPass      = Text{EN: "Every exercise of %s passes: no hint needed.", ZH: "%s 的每个练习都通过了：不需要提示。"}
+	msgHintExercisePass = Text{EN: "Every exercise of %s passes; go run ./labs check %s shows what else fails.", ZH: "%s 的每个练习都通过了；还有什么没通过，go run ./labs check %s 会告诉你。"}
+	msgHintHeader       = Text{EN: "Hint %d of %d for exercise %d of %s, %s:", ZH: "第 %d 条提示（共 %d 条），针对练习 %d（%s：%s）："}
+	msgHintMore         = Text{EN: "Still stuck? go run ./labs hint %s gives the next.", ZH: "还是卡住了？go run ./labs hint %s 给出下一条。"}
+	msgHintLastAgain    = Text{EN: "That is the last hint.", ZH: "这是最后一条提示。"}
+	msgHintLines        = Text{EN: "The lab's own code for this exercise: %s.\ngo run ./labs solution %s shows how yours differs.", ZH: "实验里对应这个练习的代码：%s。\ngo run ./labs solution %s 会显示你的代码和它有哪些不同。"}
 
 	// watch
-	msgWatching = Text{EN: "Watching %s; Ctrl-C ends it."}
-	msgChanged  = Text{EN: "── %s changed: checking again ──"}
+	msgWatching = Text{EN: "Watching %s; Ctrl-C ends it.", ZH: "正在监视 %s；按 Ctrl-C 结束。"}
+	msgChanged  = Text{EN: "── %s changed: checking again ──", ZH: "── %s 有改动：重新检查 ──"}
 
 	// solution
-	msgSolutionSame    = Text{EN: "Your files in %s are the lab's."}
-	msgSolutionMissing = Text{EN: "%s is missing from your copy (the lab's is %s)."}
-	msgSolutionExtra   = Text{EN: "%s is yours alone: the lab has no such file."}
+	msgSolutionSame    = Text{EN: "Your files in %s are the lab's.", ZH: "你在 %s 里的文件和实验的完全相同。"}
+	msgSolutionMissing = Text{EN: "%s is missing from your copy (the lab's is %s).", ZH: "你的副本里缺少 %s（实验里的是 %s）。"}
+	msgSolutionExtra   = Text{EN: "%s is yours alone: the lab has no such file.", ZH: "%s 只有你有：实验里没有这个文件。"}
+	msgDiffYours       = Text{EN: "%s (yours)", ZH: "%s（你的）"}
+	msgDiffLab         = Text{EN: "%s (the lab's)", ZH: "%s（实验的）"}
 
 	// the table of contents
-	msgTOCHeader      = Text{EN: "Agent Loop Lab: build each lab yourself. go run ./labs -h lists the commands.\n"}
-	msgTOCNoExercises = Text{EN: "    no exercises yet: read and run it, go run ./labs/%s"}
-	msgTOCNotStarted  = Text{EN: "    not started: %d exercises"}
-	msgTOCNotStarted1 = Text{EN: "    not started: 1 exercise"}
-	msgTOCPasses      = Text{EN: "    ✓ exercise %d: %s"}
-	msgTOCFails       = Text{EN: "    ✗ exercise %d: %s: %s"}
-	msgTOCBuild       = Text{EN: "    ✗ does not compile"}
-	msgTOCIsAFile     = Text{EN: "    ✗ %s is not a directory"}
-	msgTOCOther       = Text{EN: "    ✗ a test outside the exercises fails: %s"}
-	msgTOCGolden      = Text{EN: "    ✗ %s"}
-	msgTOCDone        = Text{EN: "    ✓ %s"}
-	msgTOCNextStart   = Text{EN: "Next: go run ./labs start %s"}
-	msgTOCNextCheck   = Text{EN: "Next: go run ./labs check %s"}
-	msgTOCAllDone     = Text{EN: "Every lab with exercises passes."}
+	msgTOCHeader      = Text{EN: "Agent Loop Lab: build each lab yourself. go run ./labs -h lists the commands.\n", ZH: "Agent Loop Lab：每个实验都自己动手写一遍。go run ./labs -h 列出所有命令。\n"}
+	msgTOCNoExercises = Text{EN: "    no exercises yet: read and run it, go run ./labs/%s", ZH: "    还没有练习：读一读，再运行一下，go run ./labs/%s"}
+	msgTOCNotStarted  = Text{EN: "    not started: %d exercises", ZH: "    未开始：%d 个练习"}
+	msgTOCNotStarted1 = Text{EN: "    not started: 1 exercise", ZH: "    未开始：1 个练习"}
+	msgTOCPasses      = Text{EN: "    ✓ exercise %d: %s", ZH: "    ✓ 练习 %d：%s"}
+	msgTOCFails       = Text{EN: "    ✗ exercise %d: %s: %s", ZH: "    ✗ 练习 %d：%s；没满足：%s"}
+	msgTOCBuild       = Text{EN: "    ✗ does not compile", ZH: "    ✗ 编译不通过"}
+	msgTOCIsAFile     = Text{EN: "    ✗ %s is not a directory", ZH: "    ✗ %s 不是目录"}
+	msgTOCOther       = Text{EN: "    ✗ a test outside the exercises fails: %s", ZH: "    ✗ 练习之外的一个测试失败了：%s"}
+	msgTOCGolden      = Text{EN: "    ✗ %s", ZH: "    ✗ %s"}
+	msgTOCDone        = Text{EN: "    ✓ %s", ZH: "    ✓ %s"}
+	msgTOCNextStart   = Text{EN: "Next: go run ./labs start %s", ZH: "下一步：go run ./labs start %s"}
+	msgTOCNextCheck   = Text{EN: "Next: go run ./labs check %s", ZH: "下一步：go run ./labs check %s"}
+	msgTOCAllDone     = Text{EN: "Every lab with exercises passes.", ZH: "每个有练习的实验都通过了。"}
 )

@@ -90,7 +90,7 @@ func (r *report) writeNext(p *printer, next string) {
 		for _, reg := range ex.Regions {
 			where = append(where, r.rel+"/"+reg.File)
 		}
-		p.say(msgNextWrite, ex.ID, strings.Join(dedupe(where), ", "), ex.Section)
+		p.say(msgNextWrite, ex.ID, strings.Join(dedupe(where), ", "), ex.sectionIn(p.lang))
 		p.say(msgNextHint, name)
 		p.say(msgNextWatch, name)
 	case r.other != nil:

@@ -39,7 +39,7 @@ func (s *session) solution(ctx context.Context, lab *Lab) error {
 		case !inLab:
 			s.out.say(msgSolutionExtra, mineName)
 		default:
-			diff := expected.UnifiedDiff(mineName+" (yours)", labName+" (the lab's)", string(m), string(l))
+			diff := expected.UnifiedDiff(s.out.sprint(msgDiffYours, mineName), s.out.sprint(msgDiffLab, labName), string(m), string(l))
 			if diff == "" {
 				continue
 			}

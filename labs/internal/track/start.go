@@ -31,7 +31,7 @@ func (s *session) start(ctx context.Context, lab *Lab) error {
 	}
 	s.out.say(msgStarted, lab.Name, wb.rel(dir))
 	s.sayExercises(lab, dir)
-	s.out.say(msgStartNext, lab.Exercises[0].Section, lab.Name, lab.Name)
+	s.out.say(msgStartNext, lab.Exercises[0].sectionIn(s.out.lang), lab.Name, lab.Name)
 	return nil
 }
 

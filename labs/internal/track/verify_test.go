@@ -164,17 +164,29 @@ func (v *verifier) plan(t *testing.T, lab *Lab) {
 	}
 	assert.Empty(t, owner, "regions of exercises that the source does not mark")
 
-	readme := string(solution["README.md"])
-	for _, e := range lab.Exercises {
-		section := sectionOf(readme, e.Section)
-		if !assert.NotEmpty(t, section, "exercise %s: README.md has no section %q", e.ID, e.Section) {
-			continue
+	// The section each exercise points to names its rules' tests in order,
+	// in the README and in its Chinese twin, where there is one.
+	for _, r := range []struct {
+		lang Lang
+		name string
+	}{{English, "README.md"}, {Chinese, "README.zh-CN.md"}} {
+		lang, name := r.lang, r.name
+		readme, ok := solution[name]
+		if !ok && lang != English {
+			continue // TODO(lead): require every twin once the Chinese edition is complete.
 		}
-		at := 0
-		for _, rule := range e.Rules {
-			i := strings.Index(section[at:], "`"+rule.Test+"`")
-			if assert.GreaterOrEqual(t, i, 0, "exercise %s: README.md, section %q, lists the rules in order; %s is missing or out of order", e.ID, e.Section, rule.Test) {
-				at += i
+		for _, e := range lab.Exercises {
+			heading := e.sectionIn(lang)
+			section := sectionOf(string(readme), heading)
+			if !assert.NotEmpty(t, section, "exercise %s: %s has no section %q", e.ID, name, heading) {
+				continue
+			}
+			at := 0
+			for _, rule := range e.Rules {
+				i := strings.Index(section[at:], "`"+rule.Test+"`")
+				if assert.GreaterOrEqual(t, i, 0, "exercise %s: %s, section %q, lists the rules in order; %s is missing or out of order", e.ID, name, heading, rule.Test) {
+					at += i
+				}
 			}
 		}
 	}

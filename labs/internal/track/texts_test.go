@@ -1,0 +1,208 @@
+package track
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// labFile matches the files that hold one lab's track.
+var labFile = regexp.MustCompile(`^lab[0-9]{2}\.go$`)
+
+// TestEveryTextHasAChineseVersion checks that a learner who reads Chinese
+// reads Chinese throughout the track: every message of the front door, the
+// heading of every README section an exercise points to, and every lab's
+// idea, titles, TODOs, rules and hints. Each subtest names the file that
+// lacks texts and lists them, so that a translator knows what is left.
+func TestEveryTextHasAChineseVersion(t *testing.T) {
+	t.Run("front door", func(t *testing.T) {
+		var missing []string
+		for _, lit := range frontDoorTexts(t) {
+			if lit.text.ZH == "" {
+				missing = append(missing, fmt.Sprintf("%s: %q", lit.pos, lit.text.EN))
+			}
+		}
+		reportMissing(t, "the front door's files", missing)
+	})
+	names := make([]string, 0, len(registry))
+	for name := range registry {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		file := "lab" + name[:2] + ".go"
+		t.Run(file, func(t *testing.T) {
+			reportMissing(t, file+" ("+name+")", missingChinese(registry[name]))
+		})
+	}
+}
+
+// reportMissing fails t with the list of texts that where lacks in Chinese.
+func reportMissing(t *testing.T, where string, missing []string) {
+	t.Helper()
+	if len(missing) > 0 {
+		t.Errorf("%s: %d texts have no Chinese version (ZH):\n  %s", where, len(missing), strings.Join(missing, "\n  "))
+	}
+}
+
+// missingChinese lists the texts of a lab's track that have no Chinese
+// version, each with where it is.
+func missingChinese(l *Lab) []string {
+	var out []string
+	check := func(what string, t Text) {
+		if t.ZH == "" {
+			out = append(out, fmt.Sprintf("%s: %q", what, firstLine(t.EN)))
+		}
+	}
+	check("Idea", l.Idea)
+	for _, e := range l.Exercises {
+		ex := "exercise " + e.ID
+		check(ex+", Title", e.Title)
+		if sectionsZH[e.Section] == "" {
+			out = append(out, fmt.Sprintf("%s, Section: %q has no Chinese heading in sectionsZH (lab.go)", ex, e.Section))
+		}
+		for _, r := range e.Regions {
+			check(fmt.Sprintf("%s, region %s in %s, TODO", ex, r.ID, r.File), r.TODO)
+		}
+		for _, r := range e.Rules {
+			check(fmt.Sprintf("%s, rule %s", ex, r.Test), r.Text)
+		}
+		for i, h := range e.Hints {
+			check(fmt.Sprintf("%s, hint %d", ex, i+1), h)
+		}
+	}
+	return out
+}
+
+// firstLine is a text's first line, marked when more follow.
+func firstLine(s string) string {
+	if first, _, ok := strings.Cut(s, "\n"); ok {
+		return first + " …"
+	}
+	return s
+}
+
+// A textLiteral is a Text written in the package's source, with where.
+type textLiteral struct {
+	pos  string
+	text Text
+}
+
+// frontDoorTexts reads the Text literals with a literal EN in the package's
+// source, except the tests and the labs' files: the front door's texts.
+func frontDoorTexts(t *testing.T) []textLiteral {
+	t.Helper()
+	names, err := filepath.Glob("*.go")
+	require.NoError(t, err)
+	fset := token.NewFileSet()
+	var out []textLiteral
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") || labFile.MatchString(name) {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		require.NoError(t, err)
+		ast.Inspect(f, func(n ast.Node) bool {
+			lit, ok := n.(*ast.CompositeLit)
+			if !ok {
+				return true
+			}
+			if id, ok := lit.Type.(*ast.Ident); !ok || id.Name != "Text" {
+				return true
+			}
+			var text Text
+			literal := false
+			for _, e := range lit.Elts {
+				kv, ok := e.(*ast.KeyValueExpr)
+				if !ok {
+					continue
+				}
+				b, ok := kv.Value.(*ast.BasicLit)
+				if !ok || b.Kind != token.STRING {
+					continue
+				}
+				s, err := strconv.Unquote(b.Value)
+				require.NoError(t, err)
+				switch kv.Key.(*ast.Ident).Name {
+				case "EN":
+					text.EN, literal = s, true
+				case "ZH":
+					text.ZH = s
+				}
+			}
+			if literal {
+				p := fset.Position(lit.Pos())
+				out = append(out, textLiteral{pos: fmt.Sprintf("%s:%d", p.Filename, p.Line), text: text})
+			}
+			return false
+		})
+	}
+	require.Greater(t, len(out), 20, "the front door's texts")
+	return out
+}
+
+// chinese is an environment with a Chinese locale and no colour.
+func chinese(name string) string {
+	return map[string]string{"LANG": "zh_CN.UTF-8", "NO_COLOR": "1"}[name]
+}
+
+// runIn runs the front door with args on wb, in the environment getenv.
+func runIn(t *testing.T, wb *workbook, getenv func(string) string, args ...string) result {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), wb, getenv, args, &stdout, &stderr)
+	status := ExitStatus(err, &stderr)
+	return result{stdout: stdout.String(), stderr: stderr.String(), status: status}
+}
+
+// TestTheFrontDoorSpeaksChinese checks that a Chinese locale, or -lang zh
+// in any locale, gives the Chinese texts, and that they point to the
+// Chinese README and its heading.
+func TestTheFrontDoorSpeaksChinese(t *testing.T) {
+	wb := testWorkbook(t, false)
+
+	res := runIn(t, wb, chinese, "-h")
+	assert.Equal(t, 0, res.status)
+	assert.Contains(t, res.stdout, "用法：go run ./labs")
+	res = runCommand(t, wb, "-lang", "zh", "-h")
+	assert.Contains(t, res.stdout, "用法：go run ./labs", "-lang zh before -h")
+	res = runIn(t, wb, chinese, "-lang", "en", "-h")
+	assert.Contains(t, res.stdout, "Usage: go run ./labs", "-lang en in a Chinese locale")
+
+	res = runCommand(t, wb, "-lang", "zh", "check", "99")
+	assert.Equal(t, 2, res.status)
+	assert.Contains(t, res.stderr, `没有叫 "99" 的实验`)
+	assert.Contains(t, res.stderr, "命令：start、check")
+
+	res = runIn(t, wb, chinese, "start", "02")
+	require.Equal(t, 0, res.status, res.stderr)
+	assert.Contains(t, res.stdout, "已开始 02-loop")
+	assert.Contains(t, res.stdout, "练习 1：runLoop 的六步")
+	assert.Contains(t, res.stdout, "先读 README.zh-CN.md 的「自己动手写（Build it yourself）」一节")
+	loop, err := os.ReadFile(filepath.Join(wb.copyDir("02-loop"), "loop.go"))
+	require.NoError(t, err)
+	assert.Contains(t, string(loop), "// TODO：分六步写出 Agent Loop。", "the starter's TODO is in Chinese")
+
+	lab := registry["02-loop"]
+	r := &report{lab: lab, rel: "mywork/02-loop", exercises: []exerciseResult{{exercise: &lab.Exercises[0], broken: 0, finding: &finding{why: msgNoMessage}}}}
+	var out bytes.Buffer
+	r.write(newPrinter(&out, Chinese, false), "")
+	assert.Contains(t, out.String(), "✗ 练习 1：runLoop 的六步\n  没满足的规则（第 1 条，共 8 条）：")
+	assert.Contains(t, out.String(), "下一步：写练习 run-loop（在 mywork/02-loop/loop.go 里；讲解见 README.zh-CN.md 的「自己动手写（Build it yourself）」一节）。")
+	out.Reset()
+	r.write(newPrinter(&out, English, false), "")
+	assert.Contains(t, out.String(), `Next: write exercise run-loop in mywork/02-loop/loop.go (README.md, section "Build it yourself").`)
+}
