@@ -185,8 +185,7 @@ func TestEveryREADMEHasAChineseTwinInStep(t *testing.T) {
 		}
 		twin := path.Join(path.Dir(name), twinName)
 		zh, ok := all[twin]
-		if !ok {
-			// TODO(lead): require every twin once the Chinese edition is complete.
+		if !assert.True(t, ok, "%s has no Chinese twin, %s", name, twin) {
 			continue
 		}
 		for _, p := range twinProblems(string(data), string(zh)) {
