@@ -26,7 +26,7 @@ is still broken.
 （Build it yourself）」一节有讲解；go run ./labs check 01-no-loop
 会告诉你哪条规则还没满足。
  1. 提示词成为历史的第一条消息，类型是 fakemodel.UserMessage。
- 2. 带着历史和计算器的工具描述 calculateSpec，向模型请求一次。
+ 2. 带着历史和计算器的工具说明 calculateSpec，向模型请求一次。
     请求失败就结束程序，错误包装成 "ask the model: ..."。
  3. 把回复追加到历史，再返回历史。不运行任何工具，也不问第二次：
     本实验发出一次请求就停。`},

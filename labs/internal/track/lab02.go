@@ -78,7 +78,7 @@ result and asks for it again, turn after turn.`,
 output, err := execute(ctx, tools, call)，再把
 fakemodel.ToolResultMessage{ToolCallID: call.ID, ToolName: call.Name,
 Content: output} 追加进 history。少了这次追加，模型永远看不到结果，
-会一轮接一轮地再要一次。`},
+于是一轮又一轮地再要同一个工具。`},
 			},
 		}},
 		Mistakes: []Mistake{

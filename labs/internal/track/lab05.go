@@ -7,7 +7,7 @@ func init() {
 		Exercises: []Exercise{
 			{
 				ID:      "parallel-batch",
-				Title:   Text{EN: "the parallel batch: the calls at once, their ends in completion order, their results in the model's order", ZH: "并行的一批：调用同时运行，end 按完成顺序发出，结果按模型给出的顺序排列"},
+				Title:   Text{EN: "the parallel batch: the calls at once, their ends in completion order, their results in the model's order", ZH: "并行的一批：调用同时运行，结束事件按完成顺序发出，结果按模型给出的顺序排列"},
 				Section: "Build it yourself",
 				Regions: []Region{
 					{
@@ -74,16 +74,16 @@ preparation.
 				},
 				Rules: []Rule{
 					{Test: "TestAParallelBatchTakesAsLongAsItsSlowestCall", Text: Text{EN: "the prepared calls run at once, each on its own goroutine: part 1's batch takes 0.4 s, as long as its slowest call, not the 0.9 s of its calls one after another", ZH: "准备好的调用同时运行，各在自己的 goroutine 上：第 1 部分的这一批用 0.4 s，等于其中最慢的调用，而不是调用一个接一个运行的 0.9 s"}},
-					{Test: "TestEachEndComesAsItsCallFinishes", Text: Text{EN: "each call's tool_execution_end comes as the call finishes, so the ends come in completion order: call_2, call_1, call_3", ZH: "每个调用的 tool_execution_end 在它完成时发出，所以这些 end 按完成顺序到来：call_2、call_1、call_3"}},
+					{Test: "TestEachEndComesAsItsCallFinishes", Text: Text{EN: "each call's tool_execution_end comes as the call finishes, so the ends come in completion order: call_2, call_1, call_3", ZH: "每个调用的 tool_execution_end 在它完成时发出，所以这些结束事件按完成顺序到来：call_2、call_1、call_3"}},
 					{Test: "TestEveryEventComesFromTheRunsGoroutine", Text: Text{EN: "every event reaches the consumer on the goroutine that ranges over the run: a tool's goroutine hands its events to the loop, and never emits", ZH: "每个事件都在遍历这次运行的那个 goroutine 上到达消费方：工具的 goroutine 把事件交给循环，自己从不发出事件"}},
 					{Test: "TestResultsComeInTheModelsOrder", Text: Text{EN: "the toolResult messages, turn_end's results and the history hold the results in the model's order, each in its call's slot, after the whole batch", ZH: "整批结束之后，toolResult 消息、turn_end 带的结果和历史都按模型给出的顺序排列结果，每个结果在它所属调用的槽位里"}},
 					{Test: "TestProgressBecomesUpdateEvents", Text: Text{EN: "a tool's progress note reaches the consumer as a tool_execution_update as soon as the tool reports it", ZH: "工具一报告进度说明，它就作为一个 tool_execution_update 到达消费方"}},
-					{Test: "TestAReportAfterTheCallReturnedIsDropped", Text: Text{EN: "a note a tool reports after its call returned is dropped: no update follows the call's end, and no goroutine waits for a loop that moved on", ZH: "调用返回之后工具才报告的说明会被丢掉：调用的 end 之后不会再有 update，也没有 goroutine 在等一个已经往下走的循环"}},
-					{Test: "TestHooksRunAtTheirPoints", Text: Text{EN: "AfterToolCall runs on each executed call, right before its end", ZH: "AfterToolCall 在每个执行过的调用上运行，紧挨在它的 end 之前"}},
-					{Test: "TestHooksChangeResults", Text: Text{EN: "what AfterToolCall decides becomes the call's result, in its end and in turn_end", ZH: "AfterToolCall 的决定成为调用的结果，在它的 end 里和 turn_end 里都是如此"}},
+					{Test: "TestAReportAfterTheCallReturnedIsDropped", Text: Text{EN: "a note a tool reports after its call returned is dropped: no update follows the call's end, and no goroutine waits for a loop that moved on", ZH: "调用返回之后工具才报告的说明会被丢掉：调用的结束事件之后不会再有 tool_execution_update，也没有 goroutine 在等一个已经往下走的循环"}},
+					{Test: "TestHooksRunAtTheirPoints", Text: Text{EN: "AfterToolCall runs on each executed call, right before its end", ZH: "AfterToolCall 在每个执行过的调用上运行，紧挨在它的结束事件之前"}},
+					{Test: "TestHooksChangeResults", Text: Text{EN: "what AfterToolCall decides becomes the call's result, in its end and in turn_end", ZH: "AfterToolCall 的决定成为调用的结果，在它的结束事件里和 turn_end 里都是如此"}},
 					{Test: "TestAPanickingToolBecomesAnErrorResult", Text: Text{EN: "a tool that panics gets an error result, and the other calls of its batch go on", ZH: "panic 的工具得到一个错误结果，同一批的其他调用照常进行"}},
 					{Test: "TestCancellationAbortsTheRun", Text: Text{EN: "the tools run with the run's context: a cancel stops the running calls at once, and each gets an error result", ZH: "工具带着这次运行的 context 运行：一取消，正在运行的调用立刻停下，各自得到一个错误结果"}},
-					{Test: "TestNoGoroutineOutlivesARun", Text: Text{EN: "no tool goroutine outlives the run: execute takes every call's end, even after the consumer stopped, and waits for its goroutines", ZH: "没有哪个工具 goroutine 比这次运行活得更久：即使消费方已经停止，execute 也会取走每个调用的 end，并等待它的 goroutine 结束"}},
+					{Test: "TestNoGoroutineOutlivesARun", Text: Text{EN: "no tool goroutine outlives the run: execute takes every call's end, even after the consumer stopped, and waits for its goroutines", ZH: "没有哪个工具 goroutine 比这次运行活得更久：即使消费方已经停止，execute 也会取走每个调用的结束事件，并等待它的 goroutine 结束"}},
 					{Test: "TestAConsumerThatStopsEndsTheRun", Text: Text{EN: "a consumer that stops ranging ends the run: nothing is emitted after, and the running tools are cancelled", ZH: "停止遍历的消费方会结束这次运行：之后不再发出任何事件，正在运行的工具被取消"}},
 				},
 				Hints: []Text{
@@ -186,7 +186,7 @@ batch sequential.`,
 					},
 				},
 				Rules: []Rule{
-					{Test: "TestSequentialRunsOneCallAtATime", Text: Text{EN: "with Config.Sequential, each call goes through its start, its run, its end and its result message before the next call starts: part 1's batch takes 0.9 s, the sum of its calls", ZH: "设置了 Config.Sequential 时，每个调用都走完开始、运行、end 和结果消息，下一个调用才开始：第 1 部分的这一批用 0.9 s，即所有调用之和"}},
+					{Test: "TestSequentialRunsOneCallAtATime", Text: Text{EN: "with Config.Sequential, each call goes through its start, its run, its end and its result message before the next call starts: part 1's batch takes 0.9 s, the sum of its calls", ZH: "设置了 Config.Sequential 时，每个调用都走完开始、运行、结束和结果消息，下一个调用才开始：第 1 部分的这一批用 0.9 s，即所有调用之和"}},
 					{Test: "TestASequentialBatchEndsAFailedCallAtOnce", Text: Text{EN: "in a sequential batch, a call that fails preparation ends at once, and gets its result message before the next call starts", ZH: "在顺序执行的一批里，没通过准备阶段的调用立刻结束，并在下一个调用开始之前得到它的结果消息"}},
 					{Test: "TestASequentialToolSerialisesItsWholeBatch", Text: Text{EN: "a batch that calls a Sequential tool runs one call at a time, although the config does not ask for it", ZH: "调用了 Sequential 工具的一批，即使配置没有要求，也一次只执行一个调用"}},
 					{Test: "TestACancelStopsASequentialBatch", Text: Text{EN: "once the run is cancelled, a sequential batch starts no further call", ZH: "运行一旦被取消，顺序执行的一批就不再开始任何调用"}},

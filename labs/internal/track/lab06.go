@@ -131,7 +131,7 @@ turns while the model asks for tools, and never looks at the queues.
  2. 每一轮开始时，待处理的消息进入历史，每条都用 r.append，并发出
     MessageStart、MessageEnd；之后就没有待处理的消息了。
  3. 每一轮之后，等 ShouldStopAfterTurn 说了继续，再轮询一次引导消息。
-    绝不能在它之前：停下时必须不碰队列。
+    绝不能排在它前面：停下时不能动队列。
  4. 只要模型还要工具，或者还有待处理的引导消息，内层循环就一轮接一轮
     地跑。结果全都要求终止的批次（b.terminate）不会再让循环为工具
     调用继续转。
