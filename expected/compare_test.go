@@ -124,7 +124,9 @@ func TestCheckingWorksInAReadOnlyDirectory(t *testing.T) {
 	}
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "lab.txt"), []byte("one\n"), 0o644))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "lab.txt.got"), []byte("old\n"), 0o644))
+	// A read-only checkout: the directory and every file in it, a stale
+	// output from before included.
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "lab.txt.got"), []byte("old\n"), 0o444))
 	require.NoError(t, os.Chmod(dir, 0o555))
 	t.Cleanup(func() { os.Chmod(dir, 0o755) })
 

@@ -406,10 +406,43 @@ func userText(text string) string {
 	return text
 }
 
+// CanWriteNew checks that WriteNew could write a new file at path now: no
+// file is there, and its directory takes a new file. A session checks it
+// before it starts, so that its recording is not lost at its end.
+func CanWriteNew(path string) error {
+	if _, err := os.Lstat(path); err == nil {
+		return errors.New("the file exists, and a recording never replaces a file: name another, or remove it")
+	}
+	probe, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("cannot write there: %w", pathless(err))
+	}
+	probe.Close()
+	return pathless(os.Remove(probe.Name()))
+}
+
+// pathless returns the reason of a file system error without the path it
+// names: the caller names the file the user gave, quoted, and the path of a
+// temporary file, with its random digits, would make the message differ
+// from run to run, and could carry the raw name to the terminal.
+func pathless(err error) error {
+	var pathErr *fs.PathError
+	var linkErr *os.LinkError
+	switch {
+	case errors.As(err, &pathErr):
+		return pathErr.Err
+	case errors.As(err, &linkErr):
+		return linkErr.Err
+	}
+	return err
+}
+
 // WriteNew writes data to a new file at path: never half a file, and never
 // over a file that exists. It writes a temporary file beside path first,
-// then links it to path, which fails if path exists.
+// then links it to path, which fails if path exists. Its errors name no
+// path: the caller names the file.
 func WriteNew(path string, data []byte) (err error) {
+	defer func() { err = pathless(err) }()
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return err

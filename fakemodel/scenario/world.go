@@ -11,6 +11,7 @@ import (
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/democlock"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/toolargs"
 )
 
 // What a parsed scenario plays of the fake world: the model and the tools.
@@ -109,15 +110,12 @@ func (t Tool) Spec() fakemodel.ToolSpec {
 }
 
 // Args checks a call's arguments as every fake tool does: they may be any
-// JSON object, and nothing else. The object's values stay as the model
-// wrote them, so any JSON number is kept, 1e999 included, which a float64
-// cannot hold.
+// JSON object, and nothing else (toolargs.Object, in the words of the typed
+// tools' checks, so that a replayed session says what the live one said).
+// The object's values stay as the model wrote them, so any JSON number is
+// kept, 1e999 included, which a float64 cannot hold.
 func Args(raw json.RawMessage) (map[string]json.RawMessage, error) {
-	var args map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &args); err != nil || args == nil {
-		return nil, errors.New("arguments must be a JSON object")
-	}
-	return args, nil
+	return toolargs.Object(raw)
 }
 
 // Blocked reports whether the call callID, to the tool named tool, is

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -295,6 +296,22 @@ func TestARecordedChatReplaysToTheSameTrace(t *testing.T) {
 					"a follow-up never taken is still queued at the end")
 			})
 		})
+	}
+}
+
+// TestRecordNamesItsFileOnOneLine: a -record path in a directory that does
+// not exist is refused before the session starts, in one line that quotes
+// the name the user gave and nothing else: no escape sequence reaches the
+// terminal, and no temporary file's random name makes the message differ
+// from run to run.
+func TestRecordNamesItsFileOnOneLine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "missing\x1b[2J\ndir", "x.json")
+	for range 2 {
+		var stdout, stderr bytes.Buffer
+		ctx := cli.WithStdin(context.Background(), strings.NewReader("What is 2 plus 3?\n"))
+		assert.Equal(t, 2, cli.Run(ctx, run, []string{"-chat", "-record", path}, &stdout, &stderr))
+		assert.Equal(t, "error: -record "+strconv.Quote(path)+": cannot write there: no such file or directory\n", stderr.String())
+		assert.Empty(t, stdout.String(), "nothing runs")
 	}
 }
 

@@ -241,6 +241,27 @@ func TestChatWithARealModelsProtocol(t *testing.T) {
 	sameLines(t, live, stdout.String(), "the offline replay's trace is the session's")
 }
 
+// TestArgumentsThatAreNotAnObjectReplayAsTheyFailed: a real model may send
+// arguments that are not even JSON. The live tool refuses them, and so does
+// the replayed one, in the same words, so the replay's trace is the
+// session's.
+func TestArgumentsThatAreNotAnObjectReplayAsTheyFailed(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	srv := startFixtureServer(t, response{fixture: "invalid-arguments"}, response{fixture: "text"})
+	rec := filepath.Join(t.TempDir(), "session.json")
+	c := startLiveChat("-chat", "-trace", "-model-name", "test-model", "-base-url", srv.URL, "-record", rec)
+	c.typeLine(t, "What is 1 plus?")
+	c.stdout.await(t, "agent_end", 1)
+	require.Equal(t, 0, c.end(), "stderr: %s", c.stderr)
+
+	live := c.stdout.String()
+	assert.True(t, strings.Contains(live, "tool_execution_end call_bad error: Validation failed for tool \"calculate\": arguments must be a JSON object, not a string."),
+		"the live tool refuses the arguments:\n%s", live)
+	var stdout, stderr bytes.Buffer
+	require.NoError(t, run(context.Background(), []string{"-scenario", rec, "-trace"}, &stdout, &stderr))
+	sameLines(t, live, stdout.String(), "the offline replay's trace is the session's")
+}
+
 // TestChatGoesOnAfterAFailedRequest: each failure of the server, or of the
 // stream, ends its run with stop reason error and a line that says what
 // happened; a stalled request ends at Ctrl-C, with stop reason aborted; and

@@ -88,9 +88,17 @@ func TestFakeToolTakesAnyObject(t *testing.T) {
 		_, err := x.decode(json.RawMessage(args))
 		assert.NoError(t, err, args)
 	}
-	for _, args := range []string{`[1]`, `null`, `"x"`, `3`} {
+	// In the words of the typed tools' checks, so that a recorded -chat
+	// session replays with the messages it showed.
+	for args, want := range map[string]string{
+		`[1]`:  "arguments must be a JSON object, not an array",
+		`null`: "arguments must be a JSON object, not null",
+		`"x"`:  "arguments must be a JSON object, not a string",
+		`3`:    "arguments must be a JSON object, not a number",
+		`{"a"`: "arguments are not valid JSON: unexpected end of JSON input",
+	} {
 		_, err := x.decode(json.RawMessage(args))
-		assert.EqualError(t, err, "arguments must be a JSON object", args)
+		assert.EqualError(t, err, want, args)
 	}
 }
 

@@ -7,8 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -160,26 +158,12 @@ func NewChat(opts Options, queueMode string, sequential bool) (*Chat, error) {
 		sequentialTools[t.Spec.Name] = t.Sequential
 	}
 	if opts.Record != "" {
-		if err := canRecord(opts.Record); err != nil {
+		if err := scenario.CanWriteNew(opts.Record); err != nil {
 			return nil, cli.BadInput(fmt.Errorf("-record %s: %w", cli.Quote(opts.Record), err))
 		}
 		c.rec = scenario.NewRecorder(sequentialTools, queueMode, sequential)
 	}
 	return c, nil
-}
-
-// canRecord checks, before the session, that a recording could be written
-// to path: no file is there, and its directory takes a new file.
-func canRecord(path string) error {
-	if _, err := os.Lstat(path); err == nil {
-		return errors.New("the file exists, and a recording never replaces a file: name another, or remove it")
-	}
-	probe, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("cannot write there: %w", err)
-	}
-	probe.Close()
-	return os.Remove(probe.Name())
 }
 
 // Model returns the model the agent must ask.

@@ -89,21 +89,23 @@ func TestScreenKeepsLineBreaksAndTabs(t *testing.T) {
 // thinks about, without waiting for it; what streamed before counts.
 func TestCtrlCStopsTheModelAtOnce(t *testing.T) {
 	c := &Chat{current: &liveRun{interrupted: make(chan struct{}), cancel: func() {}}}
-	c.model = &liveModel{chat: c, ids: map[string]bool{}, model: stalls{}}
+	// Ctrl-C comes while the model waits, after its first word and a half.
+	ctrlC := func() { close(c.current.interrupted) }
+	c.model = &liveModel{chat: c, ids: map[string]bool{}, model: stalls{then: ctrlC}}
 	var chunks []string
-	go close(c.current.interrupted)
 	_, err := c.model.Reply(context.Background(), fakemodel.Request{OnText: func(s string) { chunks = append(chunks, s) }})
 	assert.EqualError(t, err, "stalled: context canceled")
 	assert.Equal(t, []string{"Thinking "}, chunks, "the words that came whole")
 	assert.True(t, c.current.cancelled, "the run is cancelled where the loop waits for the reply")
 }
 
-// stalls is a model that says a word and a half, then waits until its
-// request is cancelled.
-type stalls struct{}
+// stalls is a model that says a word and a half, calls then, and waits
+// until its request is cancelled.
+type stalls struct{ then func() }
 
-func (stalls) Reply(ctx context.Context, req fakemodel.Request) (fakemodel.AssistantMessage, error) {
+func (s stalls) Reply(ctx context.Context, req fakemodel.Request) (fakemodel.AssistantMessage, error) {
 	req.OnText("Thinking ha")
+	s.then()
 	<-ctx.Done()
 	return fakemodel.AssistantMessage{}, fmt.Errorf("stalled: %w", ctx.Err())
 }

@@ -20,16 +20,9 @@ import (
 // on.
 func Decode[A any](raw json.RawMessage) (A, error) {
 	var args A
-	var values map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &values); err != nil {
-		var notObject *json.UnmarshalTypeError
-		if errors.As(err, &notObject) {
-			return args, fmt.Errorf("arguments must be a JSON object, not %s", jsonValue(notObject.Value))
-		}
-		return args, fmt.Errorf("arguments are not valid JSON: %v", err)
-	}
-	if values == nil {
-		return args, errors.New("arguments must be a JSON object, not null")
+	values, err := Object(raw)
+	if err != nil {
+		return args, err
 	}
 	fields := jsonFields[A]()
 	// encoding/json matches names without regard to case, so "A" would
@@ -66,6 +59,25 @@ func Decode[A any](raw json.RawMessage) (A, error) {
 		return args, err
 	}
 	return args, nil
+}
+
+// Object decodes arguments that must be a JSON object, of any keys, and
+// keeps each value as the model wrote it: the first check of Decode, with
+// its words. Tools that take any object, such as the fake tools of lab 06's
+// scenario files, check their arguments with it.
+func Object(raw json.RawMessage) (map[string]json.RawMessage, error) {
+	var values map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &values); err != nil {
+		var notObject *json.UnmarshalTypeError
+		if errors.As(err, &notObject) {
+			return nil, fmt.Errorf("arguments must be a JSON object, not %s", jsonValue(notObject.Value))
+		}
+		return nil, fmt.Errorf("arguments are not valid JSON: %v", err)
+	}
+	if values == nil {
+		return nil, errors.New("arguments must be a JSON object, not null")
+	}
+	return values, nil
 }
 
 // Fields returns the JSON names of A's fields, in their order: the keys
