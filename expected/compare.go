@@ -218,12 +218,20 @@ const shortDiffLines = 12
 // shortDiff is the start of a unified diff of want and got, without its
 // file names: enough to see the first differences in a test failure.
 func shortDiff(want, got string) string {
-	hunks := unified(lineDiff(splitLines(want), splitLines(got)), 2)
+	// The lines of got beyond want's and the report's length cannot show in
+	// it: leave them out of the diff, whose work grows with both texts, so
+	// that the output of a loop that never ends is reported at once.
+	w, g := splitLines(want), splitLines(got)
+	shown := g[:min(len(g), len(w)+shortDiffLines)]
+	hunks := unified(lineDiff(w, shown), 2)
 	text := strings.Join(hunks, "")
 	diffLines := strings.SplitAfter(text, "\n")
 	if len(diffLines) > shortDiffLines+1 {
-		more := len(diffLines) - 1 - shortDiffLines
-		return strings.Join(diffLines[:shortDiffLines], "") + fmt.Sprintf("… %d more lines of diff\n", more)
+		more := fmt.Sprintf("%d more", len(diffLines)-1-shortDiffLines)
+		if len(shown) < len(g) {
+			more = "more than " + more
+		}
+		return strings.Join(diffLines[:shortDiffLines], "") + fmt.Sprintf("… %s lines of diff\n", more)
 	}
 	return text
 }

@@ -3,6 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/agent-loop-lab/agent-loop-lab/expected"
@@ -129,6 +132,50 @@ func TestCalculatorTakesTwoTurnsAndFourMessages(t *testing.T) {
 	assert.Equal(t, 2, res.Turns, "2 turns: one asks for calculate, one answers")
 	assert.Equal(t, Completed, res.StopReason)
 	assert.Equal(t, "23 × 17 = 391.", res.Answer())
+}
+
+// twoSumsCalls are the calls of twoSums' first reply, in its order.
+var twoSumsCalls = []fakemodel.ToolCall{
+	{ID: "call_1", Name: "calculate", Arguments: []byte(`{"op":"add","a":2,"b":3}`)},
+	{ID: "call_2", Name: "calculate", Arguments: []byte(`{"op":"multiply","a":23,"b":17}`)},
+}
+
+// twoSums is a model that asks for two tools in one reply, and answers once
+// a request ends with a tool result. It reads only the request's last
+// message, so that a loop that sends less than the full history breaks the
+// rule of the full history, not this one.
+type twoSums struct{}
+
+// Reply answers from the request's last message.
+func (twoSums) Reply(_ context.Context, req fakemodel.Request) (fakemodel.AssistantMessage, error) {
+	if n := len(req.Messages); n > 0 && req.Messages[n-1].Role() == fakemodel.RoleToolResult {
+		return fakemodel.AssistantMessage{Text: "5 and 391.", StopReason: fakemodel.StopReasonStop}, nil
+	}
+	return fakemodel.AssistantMessage{Text: "Two sums at once.", ToolCalls: slices.Clone(twoSumsCalls), StopReason: fakemodel.StopReasonToolUse}, nil
+}
+
+func TestEveryToolCallOfAReplyRunsInOrder(t *testing.T) {
+	var ran []string // the arguments of each call the tool ran, in order
+	counting := Tool{Spec: calculateSpec, Run: func(ctx context.Context, args json.RawMessage) (string, error) {
+		ran = append(ran, string(args))
+		return calculate(ctx, args)
+	}}
+	model := guard(t, twoSums{}, "does each tool result reach the history (step 5)?")
+	res, err := runLoop(context.Background(), model, []Tool{counting}, "What are 2 + 3 and 23 × 17?")
+	require.NoError(t, err)
+
+	if want := []string{string(twoSumsCalls[0].Arguments), string(twoSumsCalls[1].Arguments)}; !slices.Equal(want, ran) {
+		t.Errorf("step 4: every tool call of a reply runs, not only the first, in the order of the calls\n"+
+			"the reply's calls: %s\nthe tool ran with: %s", strings.Join(want, " "), strings.Join(ran, " "))
+	}
+	expected.AssertHistory(t, []fakemodel.Message{
+		fakemodel.UserMessage{Text: "What are 2 + 3 and 23 × 17?"},
+		fakemodel.AssistantMessage{Text: "Two sums at once.", ToolCalls: twoSumsCalls, StopReason: fakemodel.StopReasonToolUse},
+		fakemodel.ToolResultMessage{ToolCallID: "call_1", ToolName: "calculate", Content: "5"},
+		fakemodel.ToolResultMessage{ToolCallID: "call_2", ToolName: "calculate", Content: "391"},
+		fakemodel.AssistantMessage{Text: "5 and 391.", StopReason: fakemodel.StopReasonStop},
+	}, res.History, "step 5: each call's result reaches the history, in the order of the calls")
+	assert.Equal(t, 2, res.Turns, "2 turns: one asks for both tools, one answers")
 }
 
 func TestEveryRequestCarriesTheFullHistory(t *testing.T) {

@@ -3,8 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/agent-loop-lab/agent-loop-lab/expected"
@@ -138,6 +141,50 @@ func TestCalculatorCompletesUnderTheLimit(t *testing.T) {
 	assert.Equal(t, "23 × 17 = 391.", answer)
 }
 
+// twoSumsCalls are the calls of twoSums' first reply, in its order.
+var twoSumsCalls = []fakemodel.ToolCall{
+	{ID: "call_1", Name: "calculate", Arguments: []byte(`{"op":"add","a":2,"b":3}`)},
+	{ID: "call_2", Name: "calculate", Arguments: []byte(`{"op":"multiply","a":23,"b":17}`)},
+}
+
+// twoSums is a model that asks for two tools in one reply, and answers once
+// a request ends with a tool result. It reads only the request's last
+// message, so that a loop that sends less than the full history breaks the
+// rule of the full history, not this one.
+type twoSums struct{}
+
+// Reply answers from the request's last message.
+func (twoSums) Reply(_ context.Context, req fakemodel.Request) (fakemodel.AssistantMessage, error) {
+	if n := len(req.Messages); n > 0 && req.Messages[n-1].Role() == fakemodel.RoleToolResult {
+		return fakemodel.AssistantMessage{Text: "5 and 391.", StopReason: fakemodel.StopReasonStop}, nil
+	}
+	return fakemodel.AssistantMessage{Text: "Two sums at once.", ToolCalls: slices.Clone(twoSumsCalls), StopReason: fakemodel.StopReasonToolUse}, nil
+}
+
+func TestEveryToolCallOfAReplyRunsInOrder(t *testing.T) {
+	var ran []string // the arguments of each call the tool ran, in order
+	counting := Tool{Spec: calculateSpec, Run: func(ctx context.Context, args json.RawMessage) (string, error) {
+		ran = append(ran, string(args))
+		return calculate(ctx, args)
+	}}
+	model := guard(t, twoSums{}, "does each tool result reach the history (step 5)?")
+	res, err := runLoop(context.Background(), model, []Tool{counting}, "What are 2 + 3 and 23 × 17?", 3)
+	require.NoError(t, err)
+
+	if want := []string{string(twoSumsCalls[0].Arguments), string(twoSumsCalls[1].Arguments)}; !slices.Equal(want, ran) {
+		t.Errorf("step 4: every tool call of a reply runs, not only the first, in the order of the calls\n"+
+			"the reply's calls: %s\nthe tool ran with: %s", strings.Join(want, " "), strings.Join(ran, " "))
+	}
+	expected.AssertHistory(t, []fakemodel.Message{
+		fakemodel.UserMessage{Text: "What are 2 + 3 and 23 × 17?"},
+		fakemodel.AssistantMessage{Text: "Two sums at once.", ToolCalls: twoSumsCalls, StopReason: fakemodel.StopReasonToolUse},
+		fakemodel.ToolResultMessage{ToolCallID: "call_1", ToolName: "calculate", Content: "5"},
+		fakemodel.ToolResultMessage{ToolCallID: "call_2", ToolName: "calculate", Content: "391"},
+		fakemodel.AssistantMessage{Text: "5 and 391.", StopReason: fakemodel.StopReasonStop},
+	}, res.History, "step 5: each call's result reaches the history, in the order of the calls")
+	assert.Equal(t, 2, res.Turns, "2 turns: one asks for both tools, one answers")
+}
+
 func TestEveryRequestCarriesTheFullHistory(t *testing.T) {
 	model := &recorder{model: guard(t, fakemodel.Calculator(), "does each tool result reach the history (step 5)?")}
 	_, err := runLoop(context.Background(), model, []Tool{calculator}, fakemodel.CalculatorPrompt, 3)
@@ -169,10 +216,17 @@ func runLimited(t *testing.T, model fakemodel.Model, limit, guardAt int) (Result
 	return res, rec
 }
 
+// turnsReported tells a wrong count of turns from a wrong number of
+// requests: a loop that sent as many requests as it should, and reports
+// another number of turns, only counts them wrong.
+func turnsReported(requests, turns int) string {
+	return fmt.Sprintf("Result.Turns counts the turns that ran, one per request (requests sent: %d, Result.Turns: %d)", requests, turns)
+}
+
 func TestStubbornModelIsStoppedAfterThreeTurns(t *testing.T) {
 	res, model := runLimited(t, fakemodel.Stubborn(), 3, 3)
-	assert.Equal(t, 3, len(model.requests), "a limit of 3 allows 3 turns, one request each")
-	assert.Equal(t, 3, res.Turns, "a limit of 3 allows 3 turns")
+	assert.Equal(t, 3, len(model.requests), "requests sent: a limit of 3 allows 3 turns, one request each")
+	assert.Equal(t, 3, res.Turns, "%s: a limit of 3 allows 3 turns", turnsReported(len(model.requests), res.Turns))
 	assert.Equal(t, []fakemodel.Role{"user", "assistant", "toolResult", "assistant", "toolResult", "assistant", "toolResult"}, roles(res.History),
 		"the history holds 7 messages: the prompt, then a reply and a result per turn, turn 3's result included")
 }
@@ -201,8 +255,8 @@ func TestTheLimitCountsTurns(t *testing.T) {
 	for _, tt := range limits {
 		t.Run(fmt.Sprintf("%s, limit %d", tt.name, tt.limit), func(t *testing.T) {
 			res, model := runLimited(t, tt.model, tt.limit, tt.limit)
-			assert.Equal(t, tt.turns, len(model.requests), "a limit of %d allows %d turns, one request each; this model takes %d", tt.limit, tt.limit, tt.turns)
-			assert.Equal(t, tt.turns, res.Turns, "Result.Turns under a limit of %d", tt.limit)
+			assert.Equal(t, tt.turns, len(model.requests), "requests sent: a limit of %d allows %d turns, one request each; this model takes %d", tt.limit, tt.limit, tt.turns)
+			assert.Equal(t, tt.turns, res.Turns, "%s under a limit of %d", turnsReported(len(model.requests), res.Turns), tt.limit)
 			assert.Equal(t, tt.messages, len(res.History), "messages in the history: the prompt, then a reply and its results per turn")
 		})
 	}

@@ -79,10 +79,14 @@ func TestAParallelBatchTakesAsLongAsItsSlowestCall(t *testing.T) {
 		if len(runs) == 0 {
 			t.Fatal("no lookup ran: executeParallel hands the prepared calls to execute, which runs each one (executePreparedToolCall)")
 		}
+		// Two mistakes run this batch one call at a time: calls run one
+		// after another in executeParallel, or executeToolCalls takes the
+		// sequential path, which neither the config nor the tool asks for.
+		const sequentialPath = "or does executeToolCalls take the sequential path for this batch? Neither the config nor the weather tool is Sequential"
 		assert.Equal(t, []string{"call_1 runs from 0s", "call_2 runs from 0s", "call_3 runs from 0s"}, runs,
-			"the prepared calls run at once, each on its own goroutine: every lookup starts as the batch starts")
+			"the prepared calls run at once, each on its own goroutine: every lookup starts as the batch starts (%s)", sequentialPath)
 		assert.Equal(t, 400*time.Millisecond, batch,
-			"a parallel batch takes as long as its slowest call, Cairo's 0.4 s, not the 0.9 s of its calls one after another")
+			"a parallel batch takes as long as its slowest call, Cairo's 0.4 s, not the 0.9 s of its calls one after another (%s)", sequentialPath)
 	})
 }
 
@@ -840,7 +844,7 @@ func TestAFailedModelRequestEndsTheRun(t *testing.T) {
 		"agent_start", "turn_start", "message_start user", "message_end user",
 		"message_start assistant", "message_end assistant", "turn_end results=0", "agent_end messages=2",
 	}
-	assert.Equal(t, want, trace(evs))
+	assertLines(t, want, trace(evs), "a failed request ends the run after its turn_end")
 	assert.Equal(t, ModelError, summarize(evs).stopReason())
 }
 

@@ -54,15 +54,29 @@ func inBubble(t *testing.T, f func(t *testing.T)) {
 	})
 }
 
+// diffLines is how many lines of diff a failure of assertLines shows at
+// most, so that a run that never ends does not print thousands.
+const diffLines = 20
+
 // assertLines checks that got holds the lines of want, such as trace lines,
-// and prints a line diff of the two if it does not.
+// and prints the start of a line diff of the two if it does not.
 func assertLines(t *testing.T, want, got []string, msg string) bool {
 	t.Helper()
-	diff := expected.UnifiedDiff("want", "got", strings.Join(want, "\n")+"\n", strings.Join(got, "\n")+"\n")
+	// Lines of got beyond want's and the diff's length cannot show: leave
+	// them out of the diff, whose work grows with its texts.
+	shown := got[:min(len(got), len(want)+diffLines)]
+	diff := expected.UnifiedDiff("want", "got", strings.Join(want, "\n")+"\n", strings.Join(shown, "\n")+"\n")
 	if diff == "" {
 		return true
 	}
-	t.Errorf("%s (-want +got):\n%s", msg, strings.TrimSuffix(diff, "\n"))
+	lines := strings.Split(strings.TrimSuffix(diff, "\n"), "\n")
+	if len(lines) > diffLines {
+		lines = append(lines[:diffLines], fmt.Sprintf("… %d more lines of diff", len(lines)-diffLines))
+	}
+	if len(shown) < len(got) {
+		lines = append(lines, fmt.Sprintf("… got holds %d lines, want %d", len(got), len(want)))
+	}
+	t.Errorf("%s (-want +got):\n%s", msg, strings.Join(lines, "\n"))
 	return false
 }
 

@@ -92,6 +92,36 @@ func TestAQueueNeverLosesAMessage(t *testing.T) {
 			assert.Equal(t, want, texts(taken), "mode %s: later adds and polls do not change the messages a poll took", mode)
 		}
 	})
+	t.Run("a poll holds q.mu, as add does", func(t *testing.T) {
+		// A poll that reads or changes the queue without q.mu may miss an
+		// add that runs at the same moment, which goroutine interleavings
+		// only sometimes show; here the test holds q.mu, as add does while
+		// it appends, and looks whether a poll finishes meanwhile. A poll
+		// that holds q.mu waits for it, so the test never blames one.
+		for _, mode := range []QueueMode{OneAtATime, All} {
+			q := queueOf(mode, "A", "B")
+			q.mu.Lock()
+			started := make(chan struct{})
+			polled := make(chan []fakemodel.Message, 1)
+			go func() {
+				close(started)
+				polled <- q.drain()
+			}()
+			<-started
+			for range 1000 { // time for a poll that does not wait to end
+				runtime.Gosched()
+			}
+			select {
+			case taken := <-polled:
+				q.mu.Unlock()
+				t.Fatalf("mode %s: a poll took %q while another goroutine held q.mu: "+
+					"hold q.mu while you read and change q.messages, since add changes them from other goroutines", mode, texts(taken))
+			default:
+			}
+			q.mu.Unlock()
+			<-polled
+		}
+	})
 	t.Run("goroutines add while the loop polls", func(t *testing.T) {
 		for _, mode := range []QueueMode{OneAtATime, All} {
 			// Each sender's first message is queued before the polls
@@ -287,9 +317,9 @@ func TestFollowUpsComeOnlyWhenTheRunWouldEnd(t *testing.T) {
 				a.Steer(user(text))
 			}
 			events := collect(t, a, "Find flights.")
-			assert.Empty(t, cmp.Diff(tt.turns, usersByTurn(events)),
+			assertLines(t, tt.turns, usersByTurn(events),
 				"the follow-up poll comes only when the run would otherwise end: no tool call and no steering message left; "+
-					"the follow-up, queued first, then gets a turn of its own (-want +got)")
+					"the follow-up, queued first, then gets a turn of its own")
 
 			var users []string
 			for _, ev := range events {
@@ -299,7 +329,7 @@ func TestFollowUpsComeOnlyWhenTheRunWouldEnd(t *testing.T) {
 					}
 				}
 			}
-			assert.Equal(t, append(append([]string{"Find flights."}, tt.steer...), "Book it."), users,
+			assertLines(t, append(append([]string{"Find flights."}, tt.steer...), "Book it."), users,
 				"the follow-up, queued first, comes last: after the tool call and the steering messages")
 			sum := summarize(events)
 			assert.Equal(t, len(tt.turns), sum.turns, "turns: one for the search, one per steering message that comes after it, one for the follow-up")
@@ -459,8 +489,8 @@ func TestHooksAfterATurnRunInPisOrder(t *testing.T) {
 		"GetFollowUpMessages", // only now: no tool call and no steering left
 		"agent_end messages=4",
 	}
-	assert.Empty(t, cmp.Diff(want, log), "after turn_end, in Pi's order: PrepareNextTurn, ShouldStopAfterTurn, then the steering poll; "+
-		"the follow-up poll only when the run would otherwise end (-want +got)")
+	assertLines(t, want, log, "after turn_end, in Pi's order: PrepareNextTurn, ShouldStopAfterTurn, then the steering poll; "+
+		"the follow-up poll only when the run would otherwise end")
 }
 
 func TestQueueModes(t *testing.T) {
@@ -517,7 +547,7 @@ func TestQueueModes(t *testing.T) {
 					require.NotEmpty(t, answers)
 					answers = answers[1:]
 				}
-				assert.Equal(t, tt.answers, answers, rule)
+				assertLines(t, tt.answers, answers, rule)
 			})
 		}
 	}
@@ -575,8 +605,8 @@ func TestErrorAndAbortedEndTheRunAfterTurnEnd(t *testing.T) {
 				"agent_start", "turn_start", "GetSteeringMessages",
 				"turn_end results=0", "agent_end messages=2", // no hook, no poll after turn_end
 			}
-			assert.Empty(t, cmp.Diff(want, log), "a failed or aborted request ends the run right after its turn_end: "+
-				"no PrepareNextTurn, no ShouldStopAfterTurn, no poll (-want +got)")
+			assertLines(t, want, log, "a failed or aborted request ends the run right after its turn_end: "+
+				"no PrepareNextTurn, no ShouldStopAfterTurn, no poll")
 			assert.Equal(t, tt.want, summarize(events).stopReason(), "the stop reason")
 		})
 	}

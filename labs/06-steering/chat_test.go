@@ -69,7 +69,37 @@ func (term *terminal) ctrlC() {
 // error.
 func (term *terminal) end() error {
 	term.in.Close()
-	return <-term.done
+	return term.wait()
+}
+
+// sessionEnd is how long, on the bubble's clock, wait lets a session go on:
+// far longer than any session here needs once its last line is typed (the
+// offline model takes about 2 s a turn), and no time at all on the
+// machine's.
+const sessionEnd = 5 * time.Minute
+
+// wait waits for the program to end, and returns its error. A run that
+// never ends would keep the session going for thousands of turns, or, once
+// every goroutine waits, end the test in synctest's bare deadlock; after
+// sessionEnd, wait presses Ctrl-C until the session ends, and fails the
+// test with the likely cause.
+func (term *terminal) wait() error {
+	term.t.Helper()
+	select {
+	case err := <-term.done:
+		return err
+	case <-time.After(sessionEnd):
+	}
+	for ended := false; !ended; {
+		select {
+		case <-term.done:
+			ended = true
+		case term.interrupts <- struct{}{}:
+			synctest.Wait()
+		}
+	}
+	term.t.Fatalf("the session did not end within %.0f minutes of its last line, on the bubble's clock: %s", sessionEnd.Minutes(), endless)
+	return nil
 }
 
 // The offline model thinks before each reply, then writes it word by
@@ -141,7 +171,7 @@ func TestChatSteeringAndAFollowUp(t *testing.T) {
 		term.typeLine(">> Remember that.")
 		term.after(time.Minute)
 		require.NoError(t, term.end())
-		assert.Equal(t, `turn 1 · user: What is the weather in Oslo?
+		want := `turn 1 · user: What is the weather in Oslo?
 turn 1 · model said: I will look up the weather in Oslo.
 (steering message queued: "And in Lima."; it enters before the model's next request)
 (follow-up queued: "Remember that."; it enters when the agent would otherwise stop)
@@ -164,7 +194,8 @@ loop ended: 5 turns, stop reason completed
 the run added 11 messages: user, assistant, toolResult, user, assistant, toolResult, assistant, user, assistant, toolResult, assistant
 answer: I saved note-1.txt.
 the agent's history holds 11 messages; nothing is queued
-`, term.stdout.String(), "the session that labs/06-steering/README.md shows")
+`
+		assertLines(t, strings.Split(want, "\n"), strings.Split(term.stdout.String(), "\n"), "the session that labs/06-steering/README.md shows")
 	})
 }
 
@@ -183,7 +214,7 @@ func TestChatCtrlC(t *testing.T) {
 		term.typeLine("What is 2 plus 3?")
 		term.after(time.Minute)
 		term.ctrlC()
-		require.NoError(t, <-term.done, "Ctrl-C while the agent is idle ends the session")
+		require.NoError(t, term.wait(), "Ctrl-C while the agent is idle ends the session")
 		term.in.Close()
 		inOrder(t, term.stdout.String(),
 			"turn 1 · call_1 reports: the Cairo station is slow, still waiting",
@@ -271,7 +302,7 @@ func TestARecordedChatReplaysToTheSameTrace(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				term := startChat(t, append([]string{"-chat", "-trace", "-record", rec}, flags...)...)
 				aSession(term)
-				require.NoError(t, <-term.done)
+				require.NoError(t, term.wait())
 				term.in.Close()
 				live = term.stdout.String()
 				assert.Contains(t, term.stderr.String(), "recorded the session in "+rec)
@@ -368,7 +399,7 @@ func TestTheRecordingInTestdataReplaysTheSession(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		term := startChat(t, "-chat", "-trace")
 		aSession(term)
-		require.NoError(t, <-term.done)
+		require.NoError(t, term.wait())
 		term.in.Close()
 		live = term.stdout.String()
 	})

@@ -156,7 +156,16 @@ func session(t *testing.T, seed uint64) {
 		got := append(entered[kind], texts(waiting)...)
 		if !slices.Equal(queued[kind], got) {
 			t.Errorf("%s: every message enters the history once, in the order it was queued, or is still queued (mode %s)\n"+
-				"queued:                  %q\nin the history, then queued: %q", kind, mode, queued[kind], got)
+				"queued:                  %q\nin the history, then queued: %s", kind, mode, queued[kind], upTo(got, len(queued[kind])+5))
 		}
 	}
+}
+
+// upTo quotes the first n texts of list, and counts the others, so that a loop that
+// takes the same message again and again prints one short line.
+func upTo(list []string, n int) string {
+	if len(list) <= n {
+		return fmt.Sprintf("%q", list)
+	}
+	return fmt.Sprintf("%q … and %d more", list[:n], len(list)-n)
 }

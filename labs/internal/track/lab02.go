@@ -46,6 +46,7 @@ which rule is still broken.
 				{Test: "TestAFailingToolStopsThisLoop", Text: Text{EN: `step 4: the loop runs the tool the model asked for, and a failing tool ends the run, wrapped as "turn N: …"`, ZH: `第 4 步：循环执行模型要求的工具；工具失败则结束运行，错误包装成 "turn N: …"`}},
 				{Test: "TestUnknownToolStopsThisLoop", Text: Text{EN: "step 4: a call of a tool that does not exist ends the run with execute's error", ZH: "第 4 步：调用一个不存在的工具，运行以 execute 返回的错误结束"}},
 				{Test: "TestCalculatorTakesTwoTurnsAndFourMessages", Text: Text{EN: "step 5: each tool result reaches the history, so the calculator run takes 2 turns and ends with 4 messages", ZH: "第 5 步：每个工具结果都进入历史，所以计算器这次运行用 2 轮，结束时有 4 条消息"}},
+				{Test: "TestEveryToolCallOfAReplyRunsInOrder", Text: Text{EN: "steps 4 and 5: every tool call of a reply runs, not only the first, and each result reaches the history in the order of the calls", ZH: "第 4、5 步：一条回复里的每个工具调用都会执行，不只是第一个；每个结果按调用的顺序进入历史"}},
 				{Test: "TestEveryRequestCarriesTheFullHistory", Text: Text{EN: "step 2: every request carries the full history, the tool result included", ZH: "第 2 步：每次请求都带着完整历史，工具结果也在其中"}},
 				{Test: "TestNothingStopsAStubbornModel", Text: Text{EN: "step 6: the loop goes on while the model asks for tools, until a request fails", ZH: "第 6 步：只要模型还在要工具，循环就一直继续，直到某次请求失败"}},
 			},
@@ -88,6 +89,13 @@ Content: output} 追加进 history。少了这次追加，模型永远看不到�
 				Old:  "history = append(history, fakemodel.ToolResultMessage{",
 				New:  "_ = append(history, fakemodel.ToolResultMessage{",
 				Rule: "TestCalculatorTakesTwoTurnsAndFourMessages",
+			},
+			{
+				Name: "only the first tool call of a reply run",
+				File: "loop.go",
+				Old:  "for _, call := range reply.ToolCalls {",
+				New:  "for _, call := range reply.ToolCalls[:1] {",
+				Rule: "TestEveryToolCallOfAReplyRunsInOrder",
 			},
 			{
 				Name: "the reply not appended",

@@ -66,8 +66,8 @@ go run ./labs check 03-maxturns 会告诉你哪条规则还没满足。下面是
 			}},
 			Rules: []Rule{
 				{Test: "TestStubbornModelIsStoppedAfterThreeTurns", Text: Text{
-					EN: "the loop checks the limit before each request: a limit of 3 stops a model that never stops asking after exactly 3 turns, without an error",
-					ZH: "循环在每次请求之前检查上限：上限为 3 时，一个永不收手的模型恰好跑满 3 轮就被拦下，不报错",
+					EN: "the loop checks the limit before each request, and reports the turns that ran: a limit of 3 stops a model that never stops asking after exactly 3 turns, without an error",
+					ZH: "循环在每次请求之前检查上限，并如实报告跑了几轮：上限为 3 时，一个永不收手的模型恰好跑满 3 轮就被拦下，不报错",
 				}},
 				{Test: "TestTheLimitCountsTurns", Text: Text{
 					EN: "a limit of N allows exactly N turns, one request each, for any N",
@@ -80,6 +80,10 @@ go run ./labs check 03-maxturns 会告诉你哪条规则还没满足。下面是
 				{Test: "TestCalculatorCompletesUnderTheLimit", Text: Text{
 					EN: "a model that answers within the limit completes as in lab 02: 2 turns, 4 messages, the answer",
 					ZH: "在上限内给出回答的模型，和实验 02 一样正常完成：2 轮，4 条消息，给出回答",
+				}},
+				{Test: "TestEveryToolCallOfAReplyRunsInOrder", Text: Text{
+					EN: "as in lab 02, every tool call of a reply runs, not only the first, and each result reaches the history in the order of the calls",
+					ZH: "和实验 02 一样，一条回复里的每个工具调用都会执行，不只是第一个；每个结果按调用的顺序进入历史",
 				}},
 			},
 			Hints: []Text{
@@ -108,13 +112,6 @@ return Result{History: history, Turns: maxTurns, StopReason: MaxTurns}, nil。
 				File: "loop.go",
 				Old:  "for turn := 1; turn <= maxTurns; turn++ {",
 				New:  "for turn := 0; turn <= maxTurns; turn++ {",
-				Rule: "TestStubbornModelIsStoppedAfterThreeTurns",
-			},
-			{
-				Name: "the limit checked one turn early",
-				File: "loop.go",
-				Old:  "turn <= maxTurns;",
-				New:  "turn < maxTurns;",
 				Rule: "TestStubbornModelIsStoppedAfterThreeTurns",
 			},
 			{

@@ -227,13 +227,6 @@ return Result{History: history, Turns: turn, StopReason: ModelError}。
 				Rule: "TestSelfCorrectingModelAnswersInTurnThree",
 			},
 			{
-				Name: "an error result not appended",
-				File: "loop.go",
-				Old:  "\t\t\thistory = append(history, result)\n",
-				New:  "\t\t\tif !result.IsError {\n\t\t\t\thistory = append(history, result)\n\t\t\t}\n",
-				Rule: "TestSelfCorrectingModelAnswersInTurnThree",
-			},
-			{
 				Name: "a failed request treated as a result: the loop goes on",
 				File: "loop.go",
 				Old:  "return Result{History: history, Turns: turn, StopReason: ModelError}",

@@ -350,16 +350,6 @@ findTool(r.cfg.Tools, c.Name)，只有工具存在（ok）并且是 Sequential�
 				Rule: "TestResultsComeInTheModelsOrder",
 			},
 			{
-				Name: "a result written to the wrong slot: the call's index in the prepared calls, not its slot in the batch",
-				File: "batch.go",
-				Old: `	for _, p := range calls {
-		wg.Go(func() {`,
-				New: `	for i, p := range calls {
-		p.slot = i
-		wg.Go(func() {`,
-				Rule: "TestResultsComeInTheModelsOrder",
-			},
-			{
 				Name: "the reporter never closed",
 				File: "batch.go",
 				Old:  "\t\t\tupdates.close()\n",

@@ -46,8 +46,8 @@ README.md, section "Build it yourself", explains it; go run ./labs check
 						ZH: "all 模式下，一次轮询取走所有排队的消息，最早的在前，队列随之清空",
 					}},
 					{Test: "TestAQueueNeverLosesAMessage", Text: Text{
-						EN: "a queue never loses a message: a poll's messages are its own, and goroutines may add while the loop polls",
-						ZH: "队列从不丢消息：一次轮询取到的消息归它自己所有，循环轮询的同时，其他 goroutine 也可以往里加",
+						EN: "a queue never loses a message: a poll's messages are its own, a poll holds q.mu as add does, and goroutines may add while the loop polls",
+						ZH: "队列从不丢消息：一次轮询取到的消息归它自己所有；轮询和 add 一样持有 q.mu；循环轮询的同时，其他 goroutine 也可以往里加",
 					}},
 				},
 				Hints: []Text{
@@ -274,6 +274,13 @@ turn_start：start 已经发过了（firstTurn）。`},
 				Old:  "\tif q.mode != All {\n\t\tn = min(n, 1)\n\t}\n",
 				New:  "",
 				Rule: "TestOneAtATimeTakesOneMessagePerPoll",
+			},
+			{
+				Name: "a poll without q.mu",
+				File: "queue.go",
+				Old:  "\tq.mu.Lock()\n\tdefer q.mu.Unlock()\n\tn := len(q.messages)\n",
+				New:  "\tn := len(q.messages)\n",
+				Rule: "TestAQueueNeverLosesAMessage",
 			},
 			{
 				Name: "terminate on any result instead of every result",
