@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -24,14 +26,23 @@ type report struct {
 
 	build     []string // the compiler's or vet's first messages; empty if it built
 	vet       bool     // build holds vet's messages, not the compiler's
+	buildMore int      // how many of build's lines are left out
+	// panicked is a panic that ended the tests before any ran, such as
+	// one in a package variable's initializer: its value and where.
+	panicked  []string
 	exercises []exerciseResult
 	// checkedAll is true once the tests outside the exercises ran: the
 	// second phase, which runs only when every exercise passes.
 	checkedAll bool
 	other      *finding // the first failing test that is in no exercise
 	golden     *finding // the first failing golden test
-	warnings   []Text   // changed or missing test files, each with its name
-	changed    []string // those names
+	warnings   []note   // changed or missing test files
+}
+
+// A note is a message and its arguments.
+type note struct {
+	text Text
+	args []any
 }
 
 // An exerciseResult is one exercise's state in a copy.
@@ -47,11 +58,19 @@ type finding struct {
 	why     Text   // what went wrong, if the test's output does not say
 	whyArgs []any
 	lines   []string // the test's failure, cleaned for the learner
+	hidden  int      // how many more lines the failure has
+	more    string   // with hidden, the command that shows them
 }
 
-// passes reports whether every exercise passes.
+// cannotRun reports whether the copy's tests could not run: it does not
+// compile, or it panics before any test runs.
+func (r *report) cannotRun() bool {
+	return len(r.build) > 0 || len(r.panicked) > 0
+}
+
+// exercisesPass reports whether every exercise passes.
 func (r *report) exercisesPass() bool {
-	if len(r.build) > 0 {
+	if r.cannotRun() {
 		return false
 	}
 	for _, e := range r.exercises {
@@ -84,7 +103,12 @@ func (r *report) firstFailing() *exerciseResult {
 // golden tests included, on the copies whose exercises all pass: those tests
 // run the whole program, whose loop nothing guards, and would hang on a loop
 // that never ends. Each phase is one go test for every copy.
-func (wb *workbook) check(ctx context.Context, targets []target) ([]*report, error) {
+//
+// With fresh, go test runs the tests even if it has a result for the same
+// files: check and watch judge the learner's code, and a racy mistake that
+// passed once must be tested again. hint and the table of contents only ask
+// which exercise fails, and take go test's cached result when it has one.
+func (wb *workbook) check(ctx context.Context, targets []target, fresh bool) ([]*report, error) {
 	reports := make([]*report, len(targets))
 	var pkgs, rules []string
 	for i, t := range targets {
@@ -92,7 +116,8 @@ func (wb *workbook) check(ctx context.Context, targets []target) ([]*report, err
 		pkgs = append(pkgs, reports[i].rel)
 		rules = append(rules, t.lab.ruleTests()...)
 	}
-	runs, err := wb.runTests(ctx, pkgs, "-run", anyOf(rules))
+	count := countFlag(fresh)
+	runs, err := wb.runTests(ctx, pkgs, append(count, "-run", anyOf(rules))...)
 	if err != nil {
 		return nil, err
 	}
@@ -110,7 +135,7 @@ func (wb *workbook) check(ctx context.Context, targets []target) ([]*report, err
 		for _, r := range second {
 			skip = append(skip, r.lab.ruleTests()...)
 		}
-		runs, err := wb.runTests(ctx, secondPkgs, "-skip", anyOf(skip))
+		runs, err := wb.runTests(ctx, secondPkgs, append(count, "-skip", anyOf(skip))...)
 		if err != nil {
 			return nil, err
 		}
@@ -124,6 +149,15 @@ func (wb *workbook) check(ctx context.Context, targets []target) ([]*report, err
 		}
 	}
 	return reports, nil
+}
+
+// countFlag is go test's flag for fresh: -count=1 runs the tests even when
+// go test has a result for the same files.
+func countFlag(fresh bool) []string {
+	if fresh {
+		return []string{"-count=1"}
+	}
+	return nil
 }
 
 // anyOf returns a -run or -skip pattern that matches the top-level tests.
@@ -154,13 +188,21 @@ func (r *report) first(run *pkgRun) {
 				r.vet = true
 			case strings.HasPrefix(l, "# "):
 			case l != "":
+				if r.dir != "" {
+					// "no Go files in /home/…/mywork/02-loop": the path
+					// as the learner knows it.
+					l = strings.ReplaceAll(l, r.dir, r.rel)
+				}
 				r.build = append(r.build, l)
 			}
 		}
 		if len(r.build) == 0 {
 			r.build = []string{"go test could not build " + r.rel}
 		}
-		r.build = shorten(r.build, maxBuildLines, "go vet ./"+r.rel)
+		r.build, r.buildMore = shorten(r.build, maxBuildLines)
+		return
+	}
+	if r.panicked = panicBeforeTests(run, r.dir, r.rel); r.panicked != nil {
 		return
 	}
 	for i := range r.lab.Exercises {
@@ -187,6 +229,9 @@ func (r *report) rest(run *pkgRun) {
 		// The first phase built the same package: only a file changed
 		// since can make this happen.
 		r.other = &finding{why: msgChangedMeanwhile}
+		return
+	}
+	if r.panicked = panicBeforeTests(run, r.dir, r.rel); r.panicked != nil {
 		return
 	}
 	for _, name := range run.order {
@@ -227,8 +272,8 @@ func (r *report) findingOf(run *pkgRun, test string) *finding {
 	if f.why.EN == "" && len(f.lines) == 0 {
 		f.why = msgNoMessage
 	}
-	more := fmt.Sprintf("go test -run '%s' ./%s", runPattern(leaf.name), r.rel)
-	f.lines = shorten(f.lines, failureLines, more)
+	f.lines, f.hidden = shorten(f.lines, failureLines)
+	f.more = "go test -run " + shellQuote(runPattern(leaf.name)) + " ./" + r.rel
 	return f
 }
 
@@ -258,6 +303,13 @@ func runPattern(test string) string {
 	return strings.Join(parts, "/")
 }
 
+// shellQuote quotes s as one word for a POSIX shell, in single quotes. A
+// single quote in s, as in the test name "part_1's_lookups", ends the
+// quoted part, is written escaped (\'), and the quoted part starts again.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
 // compareTests warns when the copy's tests are not the lab's: a changed or
 // missing test file, or test data. check then runs the learner's tests,
 // which may not check what the lab's check.
@@ -277,13 +329,34 @@ func (wb *workbook) compareTests(r *report) error {
 		got, ok := mine[name]
 		switch {
 		case !ok:
-			r.warnings = append(r.warnings, msgTestMissing)
+			// A directory the learner deleted is one note, not one for
+			// each of its files.
+			missing, cp := name, "cp"
+			if dir := r.missingDir(name); dir != "" {
+				missing, cp = dir+"/", "cp -R"
+				if slices.ContainsFunc(r.warnings, func(n note) bool { return n.args[0] == missing }) {
+					continue
+				}
+				name = dir
+			}
+			restore := fmt.Sprintf("%s labs/%s/%s %s/%s", cp, r.lab.Name, name, r.rel, name)
+			r.warnings = append(r.warnings, note{msgTestMissing, []any{missing, restore}})
 		case !bytes.Equal(got, lab[name]):
-			r.warnings = append(r.warnings, msgTestChanged)
-		default:
-			continue
+			r.warnings = append(r.warnings, note{msgTestChanged, []any{name}})
 		}
-		r.changed = append(r.changed, name)
 	}
 	return nil
+}
+
+// missingDir returns the outermost directory of the file's path that the
+// copy lacks, as in "testdata", or "" if the file's directory is there.
+func (r *report) missingDir(name string) string {
+	parts := strings.Split(name, "/")
+	for i := 1; i < len(parts); i++ {
+		dir := strings.Join(parts[:i], "/")
+		if _, err := os.Stat(filepath.Join(r.dir, filepath.FromSlash(dir))); err != nil {
+			return dir
+		}
+	}
+	return ""
 }

@@ -11,7 +11,7 @@ import (
 // check runs the lab's tests on the learner's copy and prints what they
 // found. It fails unless everything passes.
 func (s *session) check(ctx context.Context, lab *Lab) error {
-	r, err := s.checkOne(ctx, lab)
+	r, err := s.checkOne(ctx, lab, true)
 	if err != nil {
 		return err
 	}
@@ -23,12 +23,12 @@ func (s *session) check(ctx context.Context, lab *Lab) error {
 }
 
 // checkOne checks the learner's copy of the lab, and forgets the hints of
-// the exercises that pass.
-func (s *session) checkOne(ctx context.Context, lab *Lab) (*report, error) {
+// the exercises that pass. fresh is as for workbook.check.
+func (s *session) checkOne(ctx context.Context, lab *Lab, fresh bool) (*report, error) {
 	if err := s.started(lab); err != nil {
 		return nil, err
 	}
-	reports, err := s.wb.check(ctx, []target{{lab: lab, dir: s.wb.copyDir(lab.Name)}})
+	reports, err := s.wb.check(ctx, []target{{lab: lab, dir: s.wb.copyDir(lab.Name)}}, fresh)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, errInterrupted
@@ -64,12 +64,16 @@ func (s *session) nextLab(lab *Lab) string {
 // hint gives the next hint of the first exercise that fails, one more each
 // time, and remembers how many it gave.
 func (s *session) hint(ctx context.Context, lab *Lab) error {
-	r, err := s.checkOne(ctx, lab)
+	r, err := s.checkOne(ctx, lab, false)
 	if err != nil {
 		return err
 	}
-	if len(r.build) > 0 {
+	switch {
+	case len(r.build) > 0:
 		s.out.say(msgHintBuild, lab.Name)
+		return errFailed
+	case len(r.panicked) > 0:
+		s.out.say(msgHintPanic, lab.Name)
 		return errFailed
 	}
 	first := r.firstFailing()

@@ -1,7 +1,6 @@
 package track
 
 import (
-	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -15,8 +14,19 @@ var (
 	// "    main_test.go:42: message".
 	locationLine = regexp.MustCompile(`^ {4}(\S+\.go:\d+): ?(.*)$`)
 	// testifyField is a field of testify's report, "\tError:\tNot equal:",
-	// or its continuation, "\t      \texpected: 2".
-	testifyField = regexp.MustCompile(`^\s+\t([A-Za-z ]*?):?\s*\t(.*)$`)
+	// or its continuation, "\t      \texpected: 2", which go test indents by
+	// eight spaces. The value is all that follows the field's tab, its own
+	// leading spaces and tabs included: a line of go-cmp's diff starts with
+	// two spaces, or "- " or "+ ", before its indentation.
+	testifyField = regexp.MustCompile(`^ {8}\t([A-Za-z ]*?):? *\t(.*)$`)
+	// emptyButWas starts testify's report of assert.Empty on a value that is
+	// not empty. When the value is go-cmp's diff, assert.Empty(t,
+	// cmp.Diff(want, got)), a learner reads it as the opposite of the rule.
+	emptyButWas = "Should be empty, but was "
+	// cmpDiffLine is the start of a line of go-cmp's diff: ' ', '-' or '+',
+	// then a space, which go-cmp makes a regular or a non-breaking one at
+	// random.
+	cmpDiffLine = regexp.MustCompile("^[-+ \u00a0][ \u00a0]")
 	// frameLine is a stack frame's location: "\t/path/file.go:12 +0x1d".
 	frameLine = regexp.MustCompile(`^\t(\S+\.go:\d+)`)
 )
@@ -32,7 +42,8 @@ func failure(lines []string, copyDir, copyRel string) *finding {
 		return p
 	}
 	var out []string
-	drop := false // inside a testify field that is dropped
+	drop := false    // inside a testify field that is dropped
+	cmpDiff := false // inside go-cmp's diff, in testify's Error field
 	for _, l := range lines {
 		switch {
 		case strings.HasPrefix(l, "=== "), strings.HasPrefix(l, "--- "), strings.HasPrefix(l, "    --- "), l == "":
@@ -40,11 +51,14 @@ func failure(lines []string, copyDir, copyRel string) *finding {
 		}
 		if m := locationLine.FindStringSubmatch(l); m != nil {
 			out = append(out, strings.TrimSpace(m[1]+": "+m[2]))
-			drop = false
+			drop, cmpDiff = false, false
 			continue
 		}
 		if m := testifyField.FindStringSubmatch(l); m != nil {
 			key, value := strings.TrimSpace(m[1]), strings.TrimRight(m[2], " ")
+			if key != "" {
+				cmpDiff = false
+			}
 			switch key {
 			case "Error Trace", "Test":
 				drop = true
@@ -56,6 +70,13 @@ func failure(lines []string, copyDir, copyRel string) *finding {
 					out = withMessage(out, value)
 					continue
 				}
+				if diff, ok := strings.CutPrefix(value, emptyButWas); ok && cmpDiffLine.MatchString(diff) {
+					// A diff, which reads as one: writeFinding says so in
+					// the learner's language.
+					out = append(out, "  "+msgDiffHeader.EN, "  "+sameSpace(diff))
+					cmpDiff = true
+					continue
+				}
 			case "":
 				if value == "Diff:" {
 					// testify's diff of the values printed just above.
@@ -63,6 +84,9 @@ func failure(lines []string, copyDir, copyRel string) *finding {
 				}
 				if drop || value == "" {
 					continue
+				}
+				if cmpDiff {
+					value = sameSpace(value)
 				}
 			default:
 				drop = false
@@ -78,6 +102,16 @@ func failure(lines []string, copyDir, copyRel string) *finding {
 		out = append(out, "  "+strings.TrimPrefix(l, "        "))
 	}
 	return &finding{lines: out}
+}
+
+// sameSpace makes the start of a line of go-cmp's diff the same in every
+// run: a regular space where go-cmp chose a non-breaking one.
+func sameSpace(line string) string {
+	if !cmpDiffLine.MatchString(line) {
+		return line
+	}
+	start := cmpDiffLine.FindString(line)
+	return strings.ReplaceAll(start, "\u00a0", " ") + line[len(start):]
 }
 
 // withMessage puts testify's message on the location line of the failure
@@ -121,6 +155,27 @@ func panicOf(lines []string, copyDir, copyRel string) *finding {
 	return nil
 }
 
+// panicBeforeTests returns the panic that ended a test binary before any
+// test ran, as one in a package variable's initializer does: go test's
+// "panic: " line, and the line of the copy where it happened. It returns nil
+// if a test ran or nothing panicked.
+func panicBeforeTests(run *pkgRun, copyDir, copyRel string) []string {
+	if len(run.order) > 0 {
+		return nil
+	}
+	for i, l := range run.output {
+		if !strings.HasPrefix(l, "panic: ") {
+			continue
+		}
+		lines := []string{"  " + l}
+		if where := frameIn(run.output[i+1:], copyDir, copyRel); where != "" {
+			lines = append(lines, "  at "+where)
+		}
+		return lines
+	}
+	return nil
+}
+
 // frameIn returns the first stack frame in the copy's files, preferring
 // the learner's code to the tests, as "mywork/02-loop/loop.go:60".
 func frameIn(lines []string, copyDir, copyRel string) string {
@@ -142,10 +197,22 @@ func frameIn(lines []string, copyDir, copyRel string) string {
 	return inTest
 }
 
-// shorten keeps at most n lines, and says how to see the rest.
-func shorten(lines []string, n int, more string) []string {
-	if len(lines) <= n {
-		return lines
+// shorten keeps the first n lines, and returns how many it left out. It
+// leaves out none when one or two would go: the note that replaces them
+// takes a line itself, and the last line is often the one that matters,
+// such as the value the test got.
+func shorten(lines []string, n int) (kept []string, hidden int) {
+	if len(lines) <= n+2 {
+		return lines, 0
 	}
-	return append(lines[:n:n], fmt.Sprintf("… %d more lines: %s", len(lines)-n, more))
+	return lines[:n:n], len(lines) - n
+}
+
+// moreLines is the note that stands for the lines shorten left out: how
+// many, and the command that shows them.
+func (p *printer) moreLines(hidden int, command string) string {
+	if hidden == 1 {
+		return p.sprint(msgMoreLine, command)
+	}
+	return p.sprint(msgMoreLines, hidden, command)
 }

@@ -103,11 +103,6 @@ github.com/x/mywork/05-parallel.(*runState).execute.func1()
 	}, f.lines)
 }
 
-func TestShortenSaysHowToSeeTheRest(t *testing.T) {
-	assert.Equal(t, []string{"a", "b"}, shorten([]string{"a", "b"}, 2, "more"))
-	assert.Equal(t, []string{"a", "… 2 more lines: go test"}, shorten([]string{"a", "b", "c"}, 1, "go test"))
-}
-
 // events writes go test -json lines.
 func events(t *testing.T, evs ...testEvent) []byte {
 	var b strings.Builder

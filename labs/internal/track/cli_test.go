@@ -9,6 +9,7 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -224,6 +225,42 @@ func TestResetRefusesToDiscardChangedWork(t *testing.T) {
 	entries, err := os.ReadDir(wb.work)
 	require.NoError(t, err)
 	assert.Len(t, entries, 1, "no temporary directory is left behind")
+}
+
+// TestResetAdvisesAPlaceToKeepWork checks that the place reset advises
+// for work a learner keeps is one that git ignores and go test ./... skips,
+// as go list ./... shows.
+func TestResetAdvisesAPlaceToKeepWork(t *testing.T) {
+	wb := testWorkbook(t, true)
+	require.Equal(t, 0, runCommand(t, wb, "start", "02").status)
+	dir := wb.copyDir("02-loop")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "loop.go"), []byte("package main\n\nfunc main() {}\n"), 0o644))
+	res := runCommand(t, wb, "reset", "02")
+	require.Equal(t, 1, res.status)
+	_, command, ok := strings.Cut(res.stdout, "\n  mv ")
+	require.True(t, ok, res.stdout)
+	from, to, _ := strings.Cut(strings.TrimSuffix(command, "\n"), " ")
+	assert.Equal(t, wb.rel(dir), from)
+	assert.Equal(t, wb.rel(wb.keepDir("02-loop")), to)
+
+	// git ignores mywork/, and the place is in it.
+	real, err := openWorkbook()
+	require.NoError(t, err)
+	assert.Equal(t, real.work, filepath.Dir(real.keepDir("02-loop")))
+	gitignore, err := os.ReadFile(filepath.Join(real.root, ".gitignore"))
+	require.NoError(t, err)
+	assert.Contains(t, strings.Split(string(gitignore), "\n"), "/"+filepath.Base(real.work)+"/")
+
+	// go test ./... skips it: go list ./mywork/... lists the copy, and
+	// not the work moved aside.
+	require.NoError(t, os.Rename(dir, filepath.Join(wb.root, filepath.FromSlash(to))))
+	require.Equal(t, 0, runCommand(t, wb, "start", "02").status)
+	cmd := exec.Command("go", "list", "./"+wb.rel(wb.work)+"/...")
+	cmd.Dir = wb.root
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	assert.Contains(t, string(out), "/"+wb.rel(dir)+"\n")
+	assert.NotContains(t, string(out), "_02-loop")
 }
 
 func TestResetForgetsTheHints(t *testing.T) {

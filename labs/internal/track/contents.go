@@ -23,7 +23,7 @@ func (s *session) contents(ctx context.Context) error {
 	}
 	reports := map[string]*report{}
 	if len(targets) > 0 {
-		rs, err := wb.check(ctx, targets)
+		rs, err := wb.check(ctx, targets, false)
 		if err != nil {
 			if ctx.Err() != nil {
 				return errInterrupted
@@ -88,8 +88,12 @@ func (s *session) contents(ctx context.Context) error {
 // contentsOf prints a started lab's state, one line for each exercise.
 func (s *session) contentsOf(r *report) {
 	p := s.out
-	if len(r.build) > 0 {
+	switch {
+	case len(r.build) > 0:
 		p.sayIn(p.bad, msgTOCBuild)
+		return
+	case len(r.panicked) > 0:
+		p.sayIn(p.bad, msgTOCPanic)
 		return
 	}
 	for i, e := range r.exercises {

@@ -91,15 +91,20 @@
 //
 // # How check works
 //
-// check runs go test -json, with a timeout of 10 s, from the repository
-// root, in two phases. The first runs only the rules' tests, which are
-// guarded; the second, once every exercise passes, runs every other test,
-// the golden tests (TestOutputMatchesGoldenFile, TestProgram) included,
-// which are the lab's last rule: "your output matches the lab's, byte for
-// byte". Code that does not compile gets the compiler's first errors and
-// nothing else; a panic, a synctest deadlock and a timeout get a sentence
-// and the copy's line, never a goroutine dump; testify's Error Trace, Test
-// and Diff fields are left out. Inside a copy, the golden tests compare
+// check runs go test -json -count=1, with a timeout of 10 s, from the
+// repository root, in two phases: never a cached result, so that a racy
+// mistake that passed once is tested again (hint and the table of
+// contents, which only ask which exercise fails, take go test's cached
+// result when there is one). The first phase runs only the
+// rules' tests, which are guarded; the second, once every exercise passes,
+// runs every other test, the golden tests (TestOutputMatchesGoldenFile,
+// TestProgram) included, which are the lab's last rule: "your output
+// matches the lab's, byte for byte". Code that does not compile gets the
+// compiler's first errors and nothing else; a panic (in a test, or as the
+// package starts, before any test), a synctest deadlock and a timeout get
+// a sentence and the copy's line, never a goroutine dump; testify's Error
+// Trace, Test and Diff fields are left out, and its "Should be empty" on
+// go-cmp's diff reads as a diff. Inside a copy, the golden tests compare
 // with the lab's output and keep the learner's in the copy's testdata
 // directory (see package expected).
 //

@@ -82,6 +82,9 @@ func (wb *workbook) runTests(ctx context.Context, pkgs []string, args ...string)
 	// panic still names its lines. The packages they import, compiled as
 	// usual, come from the build cache.
 	cmdArgs := append([]string{"test", "-json", "-gcflags=-N -l", "-ldflags=-s -w", "-timeout", wb.timeout().String()}, args...)
+	if wb.vetted {
+		cmdArgs = append(cmdArgs, "-vet=off")
+	}
 	for _, p := range pkgs {
 		cmdArgs = append(cmdArgs, "./"+p)
 	}

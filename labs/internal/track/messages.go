@@ -18,7 +18,9 @@ var (
 	msgGoldenPasses     = Text{EN: "✓ %s", ZH: "✓ %s"}
 	msgGoldenFails      = Text{EN: "✗ %s (%s)", ZH: "✗ %s（%s）"}
 	msgNotYet           = Text{EN: "· the lab's other tests and your output: checked once every exercise passes", ZH: "· 实验的其他测试和你的输出：等每个练习都通过后再检查"}
-	msgNextWrite        = Text{EN: `Next: write exercise %s in %s (README.md, section "%s").`, ZH: "下一步：写练习 %s（在 %s 里；讲解见 README.zh-CN.md 的「%s」一节）。"}
+	msgNextWrite        = Text{EN: `Next: write exercise %d at the %s markers in %s (README.md, section "%s").`, ZH: "下一步：写练习 %d（写在标记 %s 处，在 %s 里；讲解见 README.zh-CN.md 的「%s」一节）。"}
+	msgAnd              = Text{EN: "%s and %s", ZH: "%s 和 %s"}
+	msgListComma        = Text{EN: ", ", ZH: "、"}
 	msgNextHint         = Text{EN: "  go run ./labs hint %s     a hint, one more each time", ZH: "  go run ./labs hint %s     给一条提示，每次多给一条"}
 	msgNextWatch        = Text{EN: "  go run ./labs watch %s    check again on every save", ZH: "  go run ./labs watch %s    每次保存都重新检查"}
 	msgNextOther        = Text{EN: "Next: the exercises pass; make %s pass too. go run ./labs solution %s shows how your files differ from the lab's.", ZH: "下一步：练习都通过了，再让 %s 也通过。go run ./labs solution %s 会显示你的文件和实验的文件有哪些不同。"}
@@ -31,10 +33,14 @@ var (
 	msgTimeout          = Text{EN: "the test did not finish within %s: a loop that never ends, or a wait for something that never comes, is the likely cause", ZH: "这个测试在 %s 内没有结束：多半是循环停不下来，或者在等一个永远不会来的东西"}
 	msgNoMessage        = Text{EN: "the test failed without saying why", ZH: "这个测试失败了，但没有说明原因"}
 	msgPanic            = Text{EN: "the test panicked: %s", ZH: "这个测试发生了 panic：%s"}
+	msgPanicBeforeTests = Text{EN: "Your code in %s panics as the package starts, before any test runs:", ZH: "你在 %s 里的代码在包初始化时就发生了 panic，还没有任何测试运行："}
+	msgDiffHeader       = Text{EN: "got differs from want (-want +got):", ZH: "实际结果和期望的不一样（-want +got）："}
+	msgMoreLines        = Text{EN: "… %d more lines: %s", ZH: "…… 还有 %d 行：%s"}
+	msgMoreLine         = Text{EN: "… 1 more line: %s", ZH: "…… 还有 1 行：%s"}
 	msgDeadlock         = Text{EN: "every goroutine of the test is blocked, each waiting for another: a deadlock", ZH: "这个测试的每个 goroutine 都阻塞了，都在等另一个：死锁"}
 	msgNothingReported  = Text{EN: "go test reported nothing for %s", ZH: "go test 没有报告 %s 的任何结果"}
 	msgChangedMeanwhile = Text{EN: "your copy changed while it was being checked: check again", ZH: "检查期间你的副本有改动：请再检查一次"}
-	msgTestMissing      = Text{EN: "note: %s is missing from your copy; check runs the tests your copy has", ZH: "注意：你的副本里缺少 %s；check 只运行你的副本里有的测试"}
+	msgTestMissing      = Text{EN: "note: %s is missing from your copy; check runs the tests your copy has. To restore it: %s", ZH: "注意：你的副本里缺少 %s；check 只运行你的副本里有的测试。要恢复它：%s"}
 	msgTestChanged      = Text{EN: "note: your %s is not the lab's; check runs your copy of the tests", ZH: "注意：你的 %s 和实验的不一样；check 运行的是你副本里的测试"}
 )
 
@@ -126,12 +132,13 @@ LAB 是实验的目录名、编号，或者名字的开头：02-loop、02、loop
 	msgStarted        = Text{EN: "Started %s: your copy is %s.", ZH: "已开始 %s：你的副本是 %s。"}
 	msgStartExercise  = Text{EN: "  exercise %d: %s, in %s", ZH: "  练习 %d：%s，写在 %s 里"}
 	msgStartNext      = Text{EN: "Read README.md, section \"%s\", then write the first exercise.\n  go run ./labs check %s    what still fails, and what to do next\n  go run ./labs watch %s    the same, again on every save", ZH: "先读 README.zh-CN.md 的「%s」一节，再写第一个练习。\n  go run ./labs check %s    还有什么没通过，下一步做什么\n  go run ./labs watch %s    同上，每次保存都再检查一次"}
-	msgResetRefuses   = Text{EN: "%s holds work of yours that reset would discard: %s.\nTo discard it: go run ./labs reset -force %s\nTo keep it, move it away first: mv %s somewhere-else", ZH: "%s 里有你写的东西，reset 会把它们丢掉：%s。\n确定要丢掉：go run ./labs reset -force %s\n想留着，就先把它移走：mv %s somewhere-else"}
+	msgResetRefuses   = Text{EN: "%s holds work of yours that reset would discard: %s.\nTo discard it: go run ./labs reset -force %s\nTo keep it, move it aside first, to a name that git ignores and go test ./... skips:\n  mv %s %s", ZH: "%s 里有你写的东西，reset 会把它们丢掉：%s。\n确定要丢掉：go run ./labs reset -force %s\n想留着，就先把它挪到一边，换一个 git 不跟踪、go test ./... 也会跳过的名字：\n  mv %s %s"}
 	msgResetFresh     = Text{EN: "Reset %s: your copy is the starter again.", ZH: "已重置 %s：你的副本又回到了起始代码。"}
 	msgRememberFailed = Text{EN: "note: %v", ZH: "注意：%v"}
 
 	// hint
 	msgHintBuild        = Text{EN: "Your code does not compile yet; go run ./labs check %s shows the errors. Hints are for code that compiles.", ZH: "你的代码还编译不通过；go run ./labs check %s 会显示错误。提示只给能编译的代码。"}
+	msgHintPanic        = Text{EN: "Your code panics before any test runs; go run ./labs check %s shows where. Hints are for code whose tests run.", ZH: "你的代码还没运行任何测试就发生了 panic；go run ./labs check %s 会显示在哪里。提示只给测试能运行的代码。"}
 	msgHintAllPass      = Text{EN: "Every exercise of %s passes: no hint needed.", ZH: "%s 的每个练习都通过了：不需要提示。"}
 	msgHintExercisePass = Text{EN: "Every exercise of %s passes; go run ./labs check %s shows what else fails.", ZH: "%s 的每个练习都通过了；还有什么没通过，go run ./labs check %s 会告诉你。"}
 	msgHintHeader       = Text{EN: "Hint %d of %d for exercise %d of %s, %s:", ZH: "第 %d 条提示（共 %d 条），针对练习 %d（%s：%s）："}
@@ -158,6 +165,7 @@ LAB 是实验的目录名、编号，或者名字的开头：02-loop、02、loop
 	msgTOCPasses      = Text{EN: "    ✓ exercise %d: %s", ZH: "    ✓ 练习 %d：%s"}
 	msgTOCFails       = Text{EN: "    ✗ exercise %d: %s: %s", ZH: "    ✗ 练习 %d：%s；没满足：%s"}
 	msgTOCBuild       = Text{EN: "    ✗ does not compile", ZH: "    ✗ 编译不通过"}
+	msgTOCPanic       = Text{EN: "    ✗ panics before any test runs", ZH: "    ✗ 还没运行任何测试就 panic 了"}
 	msgTOCIsAFile     = Text{EN: "    ✗ %s is not a directory", ZH: "    ✗ %s 不是目录"}
 	msgTOCOther       = Text{EN: "    ✗ a test outside the exercises fails: %s", ZH: "    ✗ 练习之外的一个测试失败了：%s"}
 	msgTOCGolden      = Text{EN: "    ✗ %s", ZH: "    ✗ %s"}

@@ -19,10 +19,18 @@ func (r *report) write(p *printer, next string) {
 			p.say(msgDoesNotCompile, r.rel)
 		}
 		p.lines(r.build...)
+		if r.buildMore > 0 {
+			p.lines(p.moreLines(r.buildMore, "go vet ./"+r.rel))
+		}
 		return
 	}
-	for i, w := range r.warnings {
-		p.say(w, r.changed[i])
+	for _, w := range r.warnings {
+		p.say(w.text, w.args...)
+	}
+	if len(r.panicked) > 0 {
+		p.say(msgPanicBeforeTests, r.rel)
+		p.lines(r.panicked...)
+		return
 	}
 	p.lines("")
 	first := r.firstFailing()
@@ -67,7 +75,13 @@ func (r *report) writeFinding(p *printer, f *finding) {
 		p.lines("    " + p.sprint(f.why, f.whyArgs...))
 	}
 	for _, l := range f.lines {
+		if l == "  "+msgDiffHeader.EN {
+			l = "  " + msgDiffHeader.In(p.lang)
+		}
 		p.lines("    " + l)
+	}
+	if f.hidden > 0 {
+		p.lines("    " + p.moreLines(f.hidden, f.more))
 	}
 }
 
@@ -85,12 +99,17 @@ func (r *report) writeNext(p *printer, next string) {
 	name := r.lab.Name
 	switch first := r.firstFailing(); {
 	case first != nil:
+		// The exercise by its number, as check lists it, and by its
+		// markers, which is what a learner finds in the file: an
+		// exercise's ID need not be one of them.
 		ex := first.exercise
-		var where []string
+		var where, markers []string
 		for _, reg := range ex.Regions {
 			where = append(where, r.rel+"/"+reg.File)
+			markers = append(markers, reg.ID)
 		}
-		p.say(msgNextWrite, ex.ID, strings.Join(dedupe(where), ", "), ex.sectionIn(p.lang))
+		number := slices.IndexFunc(r.exercises, func(e exerciseResult) bool { return e.exercise == ex }) + 1
+		p.say(msgNextWrite, number, p.list(dedupe(markers)), strings.Join(dedupe(where), ", "), ex.sectionIn(p.lang))
 		p.say(msgNextHint, name)
 		p.say(msgNextWatch, name)
 	case r.other != nil:
@@ -105,6 +124,15 @@ func (r *report) writeNext(p *printer, next string) {
 			p.say(msgDoneLast)
 		}
 	}
+}
+
+// list joins items as a sentence does: "a", "a and b", "a, b and c".
+func (p *printer) list(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	last := len(items) - 1
+	return p.sprint(msgAnd, strings.Join(items[:last], msgListComma.In(p.lang)), items[last])
 }
 
 // dedupe drops repeated strings, keeping the first of each.

@@ -133,7 +133,7 @@ func (s *session) reset(ctx context.Context, lab *Lab) error {
 		return err
 	}
 	if len(changed) > 0 && !s.force {
-		s.out.say(msgResetRefuses, wb.rel(dir), strings.Join(changed, ", "), lab.Name, wb.rel(dir))
+		s.out.say(msgResetRefuses, wb.rel(dir), strings.Join(changed, ", "), lab.Name, wb.rel(dir), wb.rel(wb.keepDir(lab.Name)))
 		return errFailed
 	}
 	// Move the old copy aside first: if anything fails, it is still there.

@@ -23,6 +23,9 @@ type workbook struct {
 	// longer one: it checks what check reports, not how fast, and runs
 	// beside other packages' tests on a busy machine.
 	testTimeout time.Duration
+	// vetted is true when every copy it checks has passed go vet already,
+	// as in the verification: go test then skips its own vet checks.
+	vetted bool
 }
 
 // timeout is go test's -timeout for a copy.
@@ -48,6 +51,11 @@ func (wb *workbook) labDir(name string) string { return filepath.Join(wb.root, "
 
 // copyDir is the learner's copy of the lab.
 func (wb *workbook) copyDir(name string) string { return filepath.Join(wb.work, name) }
+
+// keepDir is where reset advises to move a copy the learner wants to keep:
+// beside it in mywork/, which git ignores, under a name that starts with
+// "_", which go test ./... and go vet ./... skip.
+func (wb *workbook) keepDir(name string) string { return filepath.Join(wb.work, "_"+name+"-old") }
 
 // rel writes path from the repository root, with slashes, as messages and
 // commands show it.

@@ -1,0 +1,332 @@
+package track
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// writeReport prints a report as check does, without colour.
+func writeReport(r *report, lang Lang) string {
+	var out bytes.Buffer
+	r.write(newPrinter(&out, lang, false), "")
+	return out.String()
+}
+
+// needShell skips the test where there is no POSIX shell to run the
+// commands check prints.
+func needShell(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no POSIX shell to run the command")
+	}
+}
+
+// shellWords splits a command line as a POSIX shell does, with sh itself.
+func shellWords(t *testing.T, command string) []string {
+	t.Helper()
+	needShell(t)
+	out, err := exec.Command("sh", "-c", `printf '%s\n' `+command).Output()
+	require.NoError(t, err, "sh runs %s", command)
+	return strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+}
+
+// TestCheckRunsTheTestsEachTime checks that check never shows a cached
+// result: a racy mistake that passed once must be tested again. hint and
+// the table of contents may take go test's cached result.
+func TestCheckRunsTheTestsEachTime(t *testing.T) {
+	wb := testWorkbook(t, true)
+	dir := wb.copyDir("00-cache")
+	require.NoError(t, writeFiles(dir, files{
+		"x_test.go": []byte("package cache\n\nimport \"testing\"\n\nfunc TestPasses(t *testing.T) {}\n"),
+	}))
+	pkg := wb.rel(dir)
+	cached := func(fresh bool) bool {
+		runs, err := wb.runTests(t.Context(), []string{pkg}, countFlag(fresh)...)
+		require.NoError(t, err)
+		require.NotNil(t, runs[pkg])
+		assert.Equal(t, passed, runs[pkg].tests["TestPasses"].status)
+		return strings.Contains(strings.Join(runs[pkg].output, "\n"), "(cached)")
+	}
+	assert.False(t, cached(false), "the first run runs the tests")
+	assert.True(t, cached(false), "a second run of hint takes the cached result")
+	assert.False(t, cached(true), "check runs the tests again")
+}
+
+// TestTheCommandForTheRestIsOneShellWord checks that the command a long
+// failure ends with gives go test the pattern of its test, even when the
+// test's name holds a quote.
+func TestTheCommandForTheRestIsOneShellWord(t *testing.T) {
+	const pkg = "github.com/x/mywork/05-parallel"
+	const sub = "TestResultsComeInTheModelsOrder/part_1's_lookups"
+	evs := []testEvent{
+		{Action: "run", Package: pkg, Test: "TestResultsComeInTheModelsOrder"},
+		{Action: "run", Package: pkg, Test: sub},
+	}
+	for i := range 30 {
+		evs = append(evs, testEvent{Action: "output", Package: pkg, Test: sub, Output: fmt.Sprintf("    loop_test.go:%d: line %d\n", i+1, i+1)})
+	}
+	evs = append(evs,
+		testEvent{Action: "fail", Package: pkg, Test: sub},
+		testEvent{Action: "fail", Package: pkg, Test: "TestResultsComeInTheModelsOrder"},
+	)
+	run := parseEvents(events(t, evs...), []string{"mywork/05-parallel"})["mywork/05-parallel"]
+	r := &report{lab: registry["05-parallel"], dir: "/repo/mywork/05-parallel", rel: "mywork/05-parallel"}
+	f := r.findingOf(run, "TestResultsComeInTheModelsOrder")
+	require.NotNil(t, f)
+	r.other, r.checkedAll = f, true
+
+	text := writeReport(r, English)
+	_, command, ok := strings.Cut(text, "… 16 more lines: ")
+	require.True(t, ok, "the note for the lines left out:\n%s", text)
+	command, _, _ = strings.Cut(command, "\n")
+	assert.Equal(t, []string{"go", "test", "-run", "^TestResultsComeInTheModelsOrder$/^part_1's_lookups$", "./mywork/05-parallel"}, shellWords(t, command), command)
+}
+
+// TestAPanicBeforeAnyTestIsAPanic checks that a panic as the package
+// starts, in a package variable's initializer, is reported as a panic with
+// its value and its line, and not as tests missing from the copy.
+func TestAPanicBeforeAnyTestIsAPanic(t *testing.T) {
+	const pkg = "github.com/x/mywork/02-loop"
+	var evs []testEvent
+	evs = append(evs, testEvent{Action: "start", Package: pkg})
+	for _, l := range []string{
+		"panic: mustPositive: -1 is negative",
+		"",
+		"goroutine 1 [running]:",
+		"github.com/x/mywork/02-loop.mustPositive(...)",
+		"\t/repo/mywork/02-loop/loop.go:91",
+		"github.com/x/mywork/02-loop.init()",
+		"\t/repo/mywork/02-loop/loop.go:96 +0x94",
+		"FAIL\tgithub.com/x/mywork/02-loop\t0.008s",
+	} {
+		evs = append(evs, testEvent{Action: "output", Package: pkg, Output: l + "\n"})
+	}
+	evs = append(evs, testEvent{Action: "fail", Package: pkg})
+	run := parseEvents(events(t, evs...), []string{"mywork/02-loop"})["mywork/02-loop"]
+	require.NotNil(t, run)
+
+	r := &report{lab: registry["02-loop"], dir: "/repo/mywork/02-loop", rel: "mywork/02-loop"}
+	r.first(run)
+	assert.False(t, r.exercisesPass())
+	assert.False(t, r.passes())
+	text := writeReport(r, English)
+	assert.Contains(t, text, "Your code in mywork/02-loop panics as the package starts, before any test runs:\n  panic: mustPositive: -1 is negative\n  at mywork/02-loop/loop.go:91\n")
+	assert.NotContains(t, text, "is not in your copy")
+	assert.NotContains(t, text, "goroutine")
+	assert.Contains(t, writeReport(r, Chinese), "你在 mywork/02-loop 里的代码在包初始化时就发生了 panic")
+}
+
+// testifyEmpty is what testify's assert.Empty(t, cmp.Diff(want, got), msg)
+// prints, as go test shows it, with go-cmp's diff marked by space, which
+// go-cmp makes a regular or a non-breaking space at random.
+func testifyEmpty(space string) []string {
+	sp := strings.NewReplacer("·", space)
+	return strings.Split(sp.Replace("=== RUN   TestX\n"+
+		"    x_test.go:18: \n"+
+		"        \tError Trace:\t/repo/mywork/02-loop/x_test.go:18\n"+
+		"        \tError:      \tShould be empty, but was ··[]lab.call{\n"+
+		"        \t            \t··\t{\n"+
+		"        \t            \t··\t\tID: \"a\",\n"+
+		"        \t            \t-·\t\tArgs: 2,\n"+
+		"        \t            \t+·\t\tArgs: 3,\n"+
+		"        \t            \t··\t},\n"+
+		"        \t            \t··}\n"+
+		"        \tTest:       \tTestX\n"+
+		"        \tMessages:   \tthe calls, in order\n"+
+		"--- FAIL: TestX (0.00s)"), "\n")
+}
+
+// TestAnEmptyDiffReadsAsADiff checks that testify's assert.Empty on go-cmp's
+// diff reads as a diff, not as "Should be empty", and that the diff's lines
+// keep their markers, the same whichever space go-cmp chose.
+func TestAnEmptyDiffReadsAsADiff(t *testing.T) {
+	want := []string{
+		"x_test.go:18: the calls, in order",
+		"  got differs from want (-want +got):",
+		"  ··[]lab.call{",
+		"  ··\t{",
+		"  ··\t\tID: \"a\",",
+		"  -·\t\tArgs: 2,",
+		"  +·\t\tArgs: 3,",
+		"  ··\t},",
+		"  ··}",
+	}
+	for _, space := range []string{" ", "\u00a0"} {
+		f := failure(testifyEmpty(space), "/repo/mywork/02-loop", "mywork/02-loop")
+		assert.Equal(t, strings.Split(strings.ReplaceAll(strings.Join(want, "\n"), "·", " "), "\n"), f.lines, "space %q", space)
+	}
+
+	r := &report{lab: registry["02-loop"], rel: "mywork/02-loop", other: failure(testifyEmpty(" "), "", "")}
+	r.other.test = "TestX"
+	r.checkedAll = true
+	assert.Contains(t, writeReport(r, Chinese), "\n      实际结果和期望的不一样（-want +got）：\n")
+
+	plain := strings.Split("    x_test.go:19: \n        \tError:      \tShould be empty, but was [x]\n        \tMessages:   \tno leftovers", "\n")
+	assert.Equal(t, []string{"x_test.go:19: no leftovers", "  Should be empty, but was [x]"}, failure(plain, "", "").lines, "a value that is not a diff")
+}
+
+// TestALongFailureHidesMoreThanTwoLines checks that check never hides one
+// or two lines behind a note of one line, and says "1 more line" in the
+// singular.
+func TestALongFailureHidesMoreThanTwoLines(t *testing.T) {
+	numbered := func(n int) []string {
+		var out []string
+		for i := range n {
+			out = append(out, fmt.Sprintf("line %d", i+1))
+		}
+		return out
+	}
+	for _, n := range []int{failureLines, failureLines + 1, failureLines + 2} {
+		kept, hidden := shorten(numbered(n), failureLines)
+		assert.Equal(t, numbered(n), kept, "%d lines", n)
+		assert.Zero(t, hidden, "%d lines", n)
+	}
+	kept, hidden := shorten(numbered(failureLines+3), failureLines)
+	assert.Equal(t, numbered(failureLines), kept)
+	assert.Equal(t, 3, hidden)
+
+	r := &report{lab: registry["02-loop"], rel: "mywork/02-loop", checkedAll: true,
+		other: &finding{test: "TestX", lines: numbered(failureLines + 1)}}
+	text := writeReport(r, English)
+	assert.Contains(t, text, fmt.Sprintf("    line %d\n", failureLines+1), "the last line is shown")
+	assert.NotContains(t, text, "more line")
+
+	for _, tt := range []struct {
+		lang   Lang
+		hidden int
+		want   string
+	}{
+		{English, 1, "… 1 more line: go test"},
+		{English, 3, "… 3 more lines: go test"},
+		{Chinese, 1, "…… 还有 1 行：go test"},
+		{Chinese, 3, "…… 还有 3 行：go test"},
+	} {
+		assert.Equal(t, tt.want, newPrinter(nil, tt.lang, false).moreLines(tt.hidden, "go test"))
+	}
+}
+
+// markerLine is a region's begin marker: "// exercise: ID".
+var markerLine = regexp.MustCompile(`^\s*// exercise: (\S+)$`)
+
+// TestTheNextLineNamesMarkersThatAreInTheFile checks, for every exercise
+// of every lab, that the "Next:" line names the exercise by the number
+// check lists it with, and names markers that are in the files it names.
+func TestTheNextLineNamesMarkersThatAreInTheFile(t *testing.T) {
+	wb := testWorkbook(t, false)
+	for _, name := range wb.labs {
+		lab := registry[name]
+		if lab == nil {
+			continue
+		}
+		rel := "mywork/" + name
+		for i := range lab.Exercises {
+			r := &report{lab: lab, rel: rel}
+			for j := range lab.Exercises {
+				broken := -1
+				if j == i {
+					broken = 0
+				}
+				r.exercises = append(r.exercises, exerciseResult{exercise: &lab.Exercises[j], broken: broken, finding: &finding{why: msgNoMessage}})
+			}
+			var next string
+			for _, l := range strings.Split(writeReport(r, English), "\n") {
+				if strings.HasPrefix(l, "Next: ") {
+					next = l
+				}
+			}
+			prefix := fmt.Sprintf("Next: write exercise %d at the ", i+1)
+			if !assert.True(t, strings.HasPrefix(next, prefix), "%s, exercise %d: %q", name, i+1, next) {
+				continue
+			}
+			markers, files, _ := strings.Cut(strings.TrimPrefix(next, prefix), " markers in ")
+			files, _, _ = strings.Cut(files, " (README.md")
+			found := map[string]bool{}
+			for _, f := range strings.Split(files, ", ") {
+				src, err := os.ReadFile(filepath.Join(wb.labDir(name), strings.TrimPrefix(f, rel+"/")))
+				require.NoError(t, err, "%s, exercise %d: %s", name, i+1, f)
+				for _, l := range strings.Split(string(src), "\n") {
+					if m := markerLine.FindStringSubmatch(l); m != nil {
+						found[m[1]] = true
+					}
+				}
+			}
+			for _, m := range strings.Split(strings.ReplaceAll(markers, " and ", ", "), ", ") {
+				assert.True(t, found[m], "%s, exercise %d: %q names the marker %s, which %s does not have", name, i+1, next, m, files)
+			}
+		}
+	}
+
+	lab := registry["01-no-loop"]
+	r := &report{lab: lab, rel: "mywork/01-no-loop", exercises: []exerciseResult{{exercise: &lab.Exercises[0], broken: 0, finding: &finding{why: msgNoMessage}}}}
+	assert.Contains(t, writeReport(r, English), "Next: write exercise 1 at the ask-once and unanswered markers in mywork/01-no-loop/main.go (README.md, section \"Build it yourself\").\n")
+	assert.Contains(t, writeReport(r, Chinese), "下一步：写练习 1（写在标记 ask-once 和 unanswered 处，在 mywork/01-no-loop/main.go 里；讲解见 README.zh-CN.md 的「自己动手写（Build it yourself）」一节）。\n")
+	assert.Equal(t, "a, b and c", newPrinter(nil, English, false).list([]string{"a", "b", "c"}))
+	assert.Equal(t, "a、b 和 c", newPrinter(nil, Chinese, false).list([]string{"a", "b", "c"}))
+}
+
+// TestADeletedTestFileSaysHowToRestoreIt checks that the note about a test
+// file missing from the copy gives a command that brings it back, and that
+// the command works, from the repository root, also when the learner
+// deleted the file's directory.
+func TestADeletedTestFileSaysHowToRestoreIt(t *testing.T) {
+	wb := testWorkbook(t, false)
+	require.Equal(t, 0, runCommand(t, wb, "start", "06").status)
+	dir := wb.copyDir("06-steering")
+	require.NoError(t, os.Remove(filepath.Join(dir, "loop_test.go")))
+	require.NoError(t, os.Remove(filepath.Join(dir, "testdata", "slow.json")))
+	require.NoError(t, os.RemoveAll(filepath.Join(dir, "testdata", "malformed")))
+
+	r := &report{lab: registry["06-steering"], dir: dir, rel: wb.rel(dir)}
+	require.NoError(t, wb.compareTests(r))
+	text := writeReport(r, English)
+	var restores []string
+	for _, l := range strings.Split(text, "\n") {
+		if _, command, ok := strings.Cut(l, " is missing from your copy; check runs the tests your copy has. To restore it: "); ok {
+			restores = append(restores, command)
+		}
+	}
+	rel := wb.rel(dir)
+	assert.Equal(t, []string{
+		"cp labs/06-steering/loop_test.go " + rel + "/loop_test.go",
+		"cp -R labs/06-steering/testdata/malformed " + rel + "/testdata/malformed",
+		"cp labs/06-steering/testdata/slow.json " + rel + "/testdata/slow.json",
+	}, restores, "one note for a directory, not one for each of its files:\n%s", text)
+	assert.Contains(t, text, "note: testdata/malformed/ is missing from your copy")
+
+	needShell(t)
+	for _, command := range restores {
+		cmd := exec.Command("sh", "-c", command)
+		cmd.Dir = wb.root
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "%s: %s", command, out)
+	}
+	r = &report{lab: registry["06-steering"], dir: dir, rel: wb.rel(dir)}
+	require.NoError(t, wb.compareTests(r))
+	assert.Empty(t, r.warnings, "every test file is back")
+}
+
+// TestACopyWithoutGoFilesIsNamedFromTheRoot checks that go test's complaint
+// about a copy without Go files names it as the learner does.
+func TestACopyWithoutGoFilesIsNamedFromTheRoot(t *testing.T) {
+	out := []byte(`{"ImportPath":"./mywork/03-maxturns","Action":"build-output","Output":"# ./mywork/03-maxturns\n"}
+{"ImportPath":"./mywork/03-maxturns","Action":"build-output","Output":"no Go files in /repo/mywork/03-maxturns\n"}
+{"ImportPath":"./mywork/03-maxturns","Action":"build-fail"}
+{"Action":"start","Package":"./mywork/03-maxturns"}
+{"Action":"output","Package":"./mywork/03-maxturns","Output":"FAIL\t./mywork/03-maxturns [setup failed]\n"}
+{"Action":"fail","Package":"./mywork/03-maxturns","Elapsed":0,"FailedBuild":"./mywork/03-maxturns"}
+`)
+	run := parseEvents(out, []string{"mywork/03-maxturns"})["mywork/03-maxturns"]
+	require.NotNil(t, run)
+	r := &report{lab: registry["03-maxturns"], dir: "/repo/mywork/03-maxturns", rel: "mywork/03-maxturns"}
+	r.first(run)
+	assert.Equal(t, []string{"no Go files in mywork/03-maxturns"}, r.build)
+}
