@@ -43,6 +43,9 @@ func shellWords(t *testing.T, command string) []string {
 // result: a racy mistake that passed once must be tested again. hint and
 // the table of contents may take go test's cached result.
 func TestCheckRunsTheTestsEachTime(t *testing.T) {
+	// GOFLAGS=-count=1, as some run go test ./..., would turn the cache
+	// off for every go test, hint's too.
+	t.Setenv("GOFLAGS", "")
 	wb := testWorkbook(t, true)
 	dir := wb.copyDir("00-cache")
 	require.NoError(t, writeFiles(dir, files{
