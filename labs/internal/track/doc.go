@@ -112,13 +112,15 @@
 //
 // TestVerify, run by go test ./..., copies every lab that has a track into
 // a directory named _track-verify-*, which ./... ignores, and proves for
-// each exercise: the starter compiles, vets and is gofmt'd; it differs from
-// the lab only inside the regions; every region belongs to an exercise and
-// every exercise's region exists; check on the starter fails, names the
-// exercise's first rule, and prints at most 40 lines; the lab passes as a
-// copy; each mistake makes check name its rule. It runs one go vet and one
-// go test per phase for all copies at once, and skips under -race and on a
-// read-only checkout.
+// each exercise: its starter (the lab's starter with the exercises before
+// it written, as the learner meets it) compiles, vets and is gofmt'd; it
+// differs from the lab only inside the regions; every region belongs to an
+// exercise and every exercise's region exists; check on the starter fails,
+// names the exercise's first rule, and prints at most 40 lines; the lab
+// passes as a copy; each mistake makes check name its rule. It runs one go
+// vet and one go test per phase for all copies at once, and skips under
+// -race and on a read-only checkout. A copy costs a build, so a README's
+// edit that makes a mistake's files shares that mistake's copy.
 //
 // # Exercises that stay true: the README grammar
 //
