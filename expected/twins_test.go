@@ -93,9 +93,7 @@ func skeletonOf(text string) skeleton {
 				s.Links = append(s.Links, link)
 			}
 		}
-		for _, m := range lineRef.FindAllString(line, -1) {
-			s.LineRefs = append(s.LineRefs, m)
-		}
+		s.LineRefs = append(s.LineRefs, lineRef.FindAllString(line, -1)...)
 	}
 	if rows > 0 {
 		s.TableRows = append(s.TableRows, rows)

@@ -11,20 +11,11 @@
 package main
 
 import (
-	"context"
-	"os"
-	"os/signal"
-
+	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/internal/track"
 )
 
-func main() {
-	// The first Ctrl-C cancels the command, which stops the go test it
-	// runs; a second one ends the process at once.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	go func() {
-		<-ctx.Done()
-		stop()
-	}()
-	os.Exit(track.ExitStatus(track.Run(ctx, os.Args[1:], os.Stdout, os.Stderr), os.Stderr))
-}
+// main runs the front door as the labs run their programs: the first
+// Ctrl-C cancels the command, which stops the go test it runs; a second
+// one ends the process at once, with status 130.
+func main() { cli.Main(track.Run) }

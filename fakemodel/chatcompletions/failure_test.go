@@ -3,6 +3,7 @@ package chatcompletions
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net"
@@ -179,6 +180,22 @@ func failedReplyAfterAbort(t *testing.T, srv *fixtureServer) error {
 	return err
 }
 
+// stallAfter is a server that streams each of texts as a chunk of text, if
+// any, then sends nothing more until the client hangs up.
+func stallAfter(texts ...string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if len(texts) > 0 {
+			w.Header().Set("Content-Type", "text/event-stream")
+			for _, text := range texts {
+				chunk, _ := json.Marshal(text)
+				_, _ = io.WriteString(w, `data: {"choices":[{"index":0,"delta":{"content":`+string(chunk)+`}}]}`+"\n\n")
+			}
+			w.(http.Flusher).Flush()
+		}
+		<-r.Context().Done()
+	}
+}
+
 func TestReplyGivesUpOnAServerThatStalls(t *testing.T) {
 	tests := []struct {
 		name      string
@@ -190,14 +207,11 @@ func TestReplyGivesUpOnAServerThatStalls(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				srv := startServer(t, func(w http.ResponseWriter, r *http.Request) {
-					if tt.firstWord {
-						w.Header().Set("Content-Type", "text/event-stream")
-						_, _ = io.WriteString(w, `data: {"choices":[{"index":0,"delta":{"content":"Thinking"}}]}`+"\n\n")
-						w.(http.Flusher).Flush()
-					}
-					<-r.Context().Done() // stall until the client gives up
-				})
+				var first []string
+				if tt.firstWord {
+					first = []string{"Thinking"}
+				}
+				srv := startServer(t, stallAfter(first...))
 				start := time.Now()
 				err := failedReply(t, srv, Config{IdleTimeout: 90 * time.Second})
 				assert.Equal(t, "chat completions: the server sent nothing for 1m30s (the idle timeout)", err.Error())
@@ -278,15 +292,11 @@ func TestReplyStopsWhenCancelled(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				srv := startServer(t, func(w http.ResponseWriter, r *http.Request) {
-					if tt.firstWord {
-						w.Header().Set("Content-Type", "text/event-stream")
-						_, _ = io.WriteString(w, `data: {"choices":[{"index":0,"delta":{"content":"one"}}]}`+"\n\n"+
-							`data: {"choices":[{"index":0,"delta":{"content":" two"}}]}`+"\n\n")
-						w.(http.Flusher).Flush()
-					}
-					<-r.Context().Done()
-				})
+				var first []string
+				if tt.firstWord {
+					first = []string{"one", " two"}
+				}
+				srv := startServer(t, stallAfter(first...))
 				ctx, cancel := context.WithCancel(context.Background())
 				defer cancel()
 				var chunks []string

@@ -45,9 +45,8 @@ func TestTheKeyNeverPrints(t *testing.T) {
 	// A program's own options, holding the config where fmt cannot call
 	// its methods: in an unexported field.
 	type options struct {
-		verbose bool
-		cfg     Config
-		model   *Model
+		cfg   Config
+		model *Model
 	}
 	values := map[string]any{
 		"the key":               cfg.APIKey,

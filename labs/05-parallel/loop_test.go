@@ -42,6 +42,20 @@ func call(id, name, args string) fakemodel.ToolCall {
 	return fakemodel.ToolCall{ID: id, Name: name, Arguments: json.RawMessage(args)}
 }
 
+// failingPreparation returns a batch in which three of five calls fail
+// preparation, each in its own way: a tool that does not exist (call_2),
+// arguments the schema refuses (call_3), and a call requireApproval blocks
+// (call_4). Only call_1 and call_5 run.
+func failingPreparation() []fakemodel.ToolCall {
+	return []fakemodel.ToolCall{
+		call("call_1", "weather", `{"city":"Oslo"}`),
+		call("call_2", "search", `{"query":"x"}`),
+		call("call_3", "weather", `{"city":""}`),
+		call("call_4", "rm", `{"path":"x"}`),
+		call("call_5", "weather", `{"city":"Lima"}`),
+	}
+}
+
 // oneBatch is a model that asks for calls in one reply, then answers,
 // guarded for t.
 func oneBatch(t *testing.T, calls ...fakemodel.ToolCall) fakemodel.Model {
@@ -188,13 +202,7 @@ func TestResultsComeInTheModelsOrder(t *testing.T) {
 	t.Run("a batch with calls that fail preparation", func(t *testing.T) {
 		inBubble(t, func(t *testing.T) {
 			cfg := Config{
-				Model: oneBatch(t,
-					call("call_1", "weather", `{"city":"Oslo"}`),
-					call("call_2", "search", `{"query":"x"}`),
-					call("call_3", "weather", `{"city":""}`),
-					call("call_4", "rm", `{"path":"x"}`),
-					call("call_5", "weather", `{"city":"Lima"}`),
-				),
+				Model:          oneBatch(t, failingPreparation()...),
 				Tools:          append([]Tool{weatherTool(nil)}, noteTools()...),
 				BeforeToolCall: requireApproval,
 			}
@@ -733,13 +741,7 @@ func TestImmediateResultsEndBeforePreparedCallsRun(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		log := &logger{}
 		cfg := Config{
-			Model: oneBatch(t,
-				call("call_1", "weather", `{"city":"Oslo"}`),
-				call("call_2", "search", `{"query":"x"}`),
-				call("call_3", "weather", `{"city":""}`),
-				call("call_4", "rm", `{"path":"x"}`),
-				call("call_5", "weather", `{"city":"Lima"}`),
-			),
+			Model:          oneBatch(t, failingPreparation()...),
 			Tools:          append([]Tool{probe(log)}, noteTools()...),
 			BeforeToolCall: requireApproval,
 		}

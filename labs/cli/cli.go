@@ -33,6 +33,11 @@ type Program func(ctx context.Context, args []string, stdout, stderr io.Writer) 
 // rejected. They have told the user why already.
 var ErrUsage = errors.New("usage error")
 
+// ErrFailed reports a program that did not succeed and has told the user
+// why already, such as go run ./labs check on a lab with a broken rule: the
+// exit status is 1, with no more words.
+var ErrFailed = errors.New("failed")
+
 // ErrInterrupted reports a run that Ctrl-C ended. A lab returns it when it
 // sees that its run was cancelled; Run also reports any other error this
 // way once the program's context is cancelled.
@@ -126,6 +131,8 @@ func status(err error, stderr io.Writer) int {
 		return 0
 	case errors.Is(err, ErrUsage):
 		return 2
+	case errors.Is(err, ErrFailed):
+		return 1
 	case errors.Is(err, ErrInterrupted):
 		fmt.Fprintln(stderr, err)
 		return 130

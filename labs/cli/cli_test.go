@@ -30,6 +30,7 @@ func TestRunTurnsTheErrorIntoTheExitStatus(t *testing.T) {
 		{"success", nil, 0, ""},
 		{"help", flag.ErrHelp, 0, ""},
 		{"a bad command line, reported already", ErrUsage, 2, ""},
+		{"a failure, reported already", ErrFailed, 1, ""},
 		{"a bad input file", BadInput(errors.New("scenario x.json: line 1, column 1: bad")), 2, "error: scenario x.json: line 1, column 1: bad\n"},
 		{"Ctrl-C", ErrInterrupted, 130, "interrupted: Ctrl-C cancelled the run\n"},
 		{"Ctrl-C, wrapped", fmt.Errorf("part 1: %w", ErrInterrupted), 130, "part 1: interrupted: Ctrl-C cancelled the run\n"},

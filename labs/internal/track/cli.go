@@ -13,8 +13,8 @@ import (
 )
 
 // Run is the front door, go run ./labs: it parses args and runs the
-// command they name. Its error says how the command ended; ExitStatus turns
-// it into the exit status.
+// command they name. It is a cli.Program: its error says how the command
+// ended, and cli.Main turns it into the exit status.
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	wb, err := openWorkbook()
 	if err != nil {
@@ -23,34 +23,17 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return run(ctx, wb, os.Getenv, args, stdout, stderr)
 }
 
+// How a command ends, as the labs' programs do (package cli): exit status
+// 2, 1 and 130.
 var (
 	// errUsage is a bad command line; the message is printed already.
-	errUsage = errors.New("bad command line")
+	errUsage = cli.ErrUsage
 	// errFailed is a command that did not succeed, such as a check that
 	// finds a broken rule; the message is printed already.
-	errFailed = errors.New("failed")
+	errFailed = cli.ErrFailed
 	// errInterrupted is a command that Ctrl-C ended.
-	errInterrupted = errors.New("interrupted")
+	errInterrupted = cli.ErrInterrupted
 )
-
-// ExitStatus reports err, if it has not been reported yet, and returns the
-// exit status: 0 for success and -h, 1 for a failure, 2 for a bad command
-// line, 130 for Ctrl-C.
-func ExitStatus(err error, stderr io.Writer) int {
-	switch {
-	case err == nil, errors.Is(err, flag.ErrHelp):
-		return 0
-	case errors.Is(err, errUsage):
-		return 2
-	case errors.Is(err, errFailed):
-		return 1
-	case errors.Is(err, errInterrupted), errors.Is(err, context.Canceled):
-		fmt.Fprintln(stderr, msgInterrupted.EN)
-		return 130
-	}
-	fmt.Fprintf(stderr, "error: %v\n", err)
-	return 1
-}
 
 // A session is one command's context: the workbook, the learner's
 // language, where to write.

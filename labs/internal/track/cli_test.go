@@ -3,11 +3,10 @@ package track
 import (
 	"bytes"
 	"context"
-	"errors"
-	"flag"
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/agent-loop-lab/agent-loop-lab/expected"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -55,9 +55,17 @@ type result struct {
 // runCommand runs the front door with args on wb.
 func runCommand(t *testing.T, wb *workbook, args ...string) result {
 	t.Helper()
+	return runIn(t, wb, english, args...)
+}
+
+// runIn runs the front door with args on wb, in the environment getenv.
+func runIn(t *testing.T, wb *workbook, getenv func(string) string, args ...string) result {
+	t.Helper()
 	var stdout, stderr bytes.Buffer
-	err := run(context.Background(), wb, english, args, &stdout, &stderr)
-	status := ExitStatus(err, &stderr)
+	program := func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+		return run(ctx, wb, getenv, args, stdout, stderr)
+	}
+	status := cli.Run(context.Background(), program, args, &stdout, &stderr)
 	return result{stdout: stdout.String(), stderr: stderr.String(), status: status}
 }
 
@@ -306,18 +314,22 @@ func TestStateSurvivesABrokenFile(t *testing.T) {
 	assert.Equal(t, 1, wb.loadState().Hints["02-loop"]["run-loop"])
 }
 
+// TestExitStatus checks the statuses of the front door's commands, which
+// package cli gives: 0 for -h, 2 for a bad command line, 1 for a command
+// that failed, each with its own message and no other.
 func TestExitStatus(t *testing.T) {
-	var stderr bytes.Buffer
-	assert.Equal(t, 0, ExitStatus(nil, &stderr))
-	assert.Equal(t, 0, ExitStatus(flag.ErrHelp, &stderr))
-	assert.Equal(t, 2, ExitStatus(errUsage, &stderr))
-	assert.Equal(t, 1, ExitStatus(errFailed, &stderr))
-	assert.Empty(t, stderr.String(), "these were reported already")
-	assert.Equal(t, 130, ExitStatus(errInterrupted, &stderr))
-	assert.Equal(t, "interrupted\n", stderr.String())
-	stderr.Reset()
-	assert.Equal(t, 1, ExitStatus(errors.New("boom"), &stderr))
-	assert.Equal(t, "error: boom\n", stderr.String())
+	wb := testWorkbook(t, false)
+	res := runCommand(t, wb, "-h")
+	assert.Equal(t, 0, res.status)
+	assert.Empty(t, res.stderr)
+
+	res = runCommand(t, wb, "nonsense")
+	assert.Equal(t, 2, res.status)
+	assert.NotContains(t, res.stderr, "error:", "the bad command line is reported once, by the front door")
+
+	res = runCommand(t, wb, "check", "02")
+	assert.Equal(t, 1, res.status, "check before start fails")
+	assert.NotContains(t, res.stdout+res.stderr, "error:", "the failure is reported once, by the command")
 }
 
 func TestLanguage(t *testing.T) {

@@ -122,7 +122,6 @@ LAB 是实验的目录名、编号，或者名字的开头：02-loop、02、loop
 	msgForceOnlyReset = Text{EN: "-force is only for reset", ZH: "-force 只能和 reset 一起用"}
 	msgLists          = Text{EN: "The commands: start, check, hint, watch, solution, reset, or none for your progress.\nThe labs: %s.\nMore: go run ./labs -h", ZH: "命令：start、check、hint、watch、solution、reset；不带命令则显示你的进度。\n各个实验：%s。\n详细说明：go run ./labs -h"}
 	msgNoExercises    = Text{EN: "%s has no exercises yet: read it and run it (go run ./labs/%s).", ZH: "%s 还没有练习：读一读，再运行一下（go run ./labs/%s）。"}
-	msgInterrupted    = Text{EN: "interrupted", ZH: "已中断"}
 
 	// start and reset
 	msgNotStarted     = Text{EN: "You have not started %s yet. Start it with:\n  go run ./labs start %s", ZH: "你还没有开始 %s。这样开始：\n  go run ./labs start %s"}

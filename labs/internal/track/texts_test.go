@@ -2,7 +2,6 @@ package track
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -157,15 +156,6 @@ func frontDoorTexts(t *testing.T) []textLiteral {
 // chinese is an environment with a Chinese locale and no colour.
 func chinese(name string) string {
 	return map[string]string{"LANG": "zh_CN.UTF-8", "NO_COLOR": "1"}[name]
-}
-
-// runIn runs the front door with args on wb, in the environment getenv.
-func runIn(t *testing.T, wb *workbook, getenv func(string) string, args ...string) result {
-	t.Helper()
-	var stdout, stderr bytes.Buffer
-	err := run(context.Background(), wb, getenv, args, &stdout, &stderr)
-	status := ExitStatus(err, &stderr)
-	return result{stdout: stdout.String(), stderr: stderr.String(), status: status}
 }
 
 // TestTheFrontDoorSpeaksChinese checks that a Chinese locale, or -lang zh
