@@ -24,10 +24,10 @@ tools, so a model that always asks never stops.
  2. When the limit ends the loop, return the history, Turns: maxTurns and
     StopReason MaxTurns, with a nil error: reaching the limit is a way for
     a run to end, not a failure.`,
-					ZH: `TODO：加上轮数上限。README.zh-CN.md 的「自己动手写」一节有讲解；
-go run ./labs check 03-maxturns 会告诉你哪条规则还没满足。下面是
-实验 02 的循环：只要模型还要工具，它就一直转下去，所以总要工具的
-模型永远停不下来。
+					ZH: `TODO：加上轮数上限。README.zh-CN.md 的「自己动手写
+（Build it yourself）」一节有讲解；go run ./labs check 03-maxturns
+会告诉你哪条规则还没满足。下面是实验 02 的循环：只要模型还要工具，
+它就一直转下去，所以总要工具的模型永远停不下来。
  1. 每次请求之前检查上限：循环最多转 maxTurns 轮。上限为 N 就允许
     N 轮，不多也不少。
  2. 上限结束循环时，返回历史、Turns: maxTurns 和 StopReason

@@ -33,7 +33,7 @@ go run ./labs check 04-tool-errors says which rule is still broken.
  3. A panic in the tool becomes the result Tool "NAME" panicked: VALUE.
     result is a named result, so that a deferred function can change it.`,
 						ZH: `TODO：运行 call 点名的工具；不管发生什么，都为这个调用返回一个结果。
-README.zh-CN.md 的「自己动手写」一节有讲解；
+README.zh-CN.md 的「自己动手写（Build it yourself）」一节有讲解；
 go run ./labs check 04-tool-errors 会告诉你哪条规则还没满足。
  1. 结果回应这个调用：一个 fakemodel.ToolResultMessage，带上调用的
     ID 和工具名。findTool 找到工具；tool.decode 检查参数并解码；
@@ -126,7 +126,8 @@ first. When err is not nil, there is no reply to act on:
     ModelError. The failed request counts as a turn.`,
 							ZH: `TODO：请求失败，这是唯一会结束循环的失败。
 err 是 model.Reply 返回的错误。README.zh-CN.md 的
-「自己动手写」一节有讲解；先写下面的第 4、5 步。
+「自己动手写（Build it yourself）」一节有讲解；
+先写下面的第 4、5 步。
 err 不为 nil 时，没有回复可以处理：
  1. 像 Pi 那样，把失败的回复记进历史：一条
     fakemodel.AssistantMessage，StopReason 为
@@ -148,7 +149,8 @@ the run. README.md, section "Build it yourself", explains it.`,
 							ZH: `TODO：第 4、5 步。对回复里的每个工具调用运行 execute
 （它总会返回一个结果），并把结果追加进历史：错误结果也要
 追加，因为模型正是读了它才能自我纠正。失败的工具不会结束
-运行。README.zh-CN.md 的「自己动手写」一节有讲解。`},
+运行。README.zh-CN.md 的「自己动手写（Build it yourself）」
+一节有讲解。`},
 					},
 				},
 				Rules: []Rule{

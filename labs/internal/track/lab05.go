@@ -26,10 +26,11 @@ preparation.
     toolResult message (o.message()), emit message_start and message_end
     for it (r.emitAll), and return the messages in that order.`,
 							ZH: `TODO：运行准备好的调用，然后返回这一批的结果。README.zh-CN.md 的
-「自己动手写」一节有讲解；go run ./labs check 05-parallel 会告诉你
-哪条规则还没满足。上面已经按模型给出的顺序准备好了每个调用：ready
-里是要运行的调用，各带自己的槽位（slot）；outcomes 里已经放着没通过
-准备阶段的那些调用的 outcome。
+「自己动手写（Build it yourself）」一节有讲解；
+go run ./labs check 05-parallel 会告诉你哪条规则还没满足。
+上面已经按模型给出的顺序准备好了每个调用：ready 里是要运行的调用，
+各带自己的槽位（slot）；outcomes 里已经放着没通过准备阶段的那些
+调用的 outcome。
  1. 运行准备好的调用，全部同时运行：r.execute(msg, ready, outcomes)。
     它会填好这些调用在 outcomes 里的槽位。它返回的错误原样往上传。
  2. 然后一个槽位接一个槽位，按模型给出的顺序：把每个 outcome 变成
@@ -56,7 +57,7 @@ preparation.
     more, but go on taking events until every call has ended.
  3. Wait for the goroutines, and return emit's first error.`,
 							ZH: `TODO：同时运行这些调用，它们的事件来一个就转发一个
-（README.zh-CN.md 的「自己动手写」一节）。
+（README.zh-CN.md 的「自己动手写（Build it yourself）」一节）。
  1. 每个调用启动一个 goroutine（用 sync.WaitGroup 的 Go 方法）。它用
     executePreparedToolCall(r.ctx, p, report) 运行工具，其中 report
     是一个 &reporter{send: ...} 的 report 方法，send 把一个
@@ -156,10 +157,10 @@ the next call starts:
     keep it.
 Once the run is cancelled (r.ctx.Err() != nil), start no further call.
 Return the results in the model's order.`,
-							ZH: `TODO：一次一个调用地执行这一批。README.zh-CN.md 的「自己动手写」
-一节有讲解；go run ./labs check 05-parallel 会告诉你哪条规则还没
-满足。按模型给出的顺序处理每个调用，下面这些都要在下一个调用开始
-之前做完：
+							ZH: `TODO：一次一个调用地执行这一批。README.zh-CN.md 的「自己动手写
+（Build it yourself）」一节有讲解；go run ./labs check 05-parallel
+会告诉你哪条规则还没满足。按模型给出的顺序处理每个调用，下面这些
+都要在下一个调用开始之前做完：
  1. 发出它的 start，即 toolStart(call)，然后准备它：r.prepareToolCall。
  2. 没通过准备阶段的调用立刻有了 outcome：发出它的 end。准备好的调用
     单独运行，通过 r.execute(msg, []prepared{p}, outcomes)，其中

@@ -5,7 +5,7 @@ func init() {
 		Name: "06-steering",
 		Idea: Text{
 			EN: "Steering and follow-up queues, and Pi's two-level loop that polls them.",
-			ZH: "引导队列和后续队列，以及轮询它们的 Pi 两层循环。",
+			ZH: "插队消息队列和后续消息队列，以及轮询它们的 Pi 两层循环。",
 		},
 		Exercises: []Exercise{
 			{
@@ -25,8 +25,9 @@ README.md, section "Build it yourself", explains it; go run ./labs check
  3. What a poll takes leaves the queue; the rest stays, in order. Return
     a slice of your own, not a part of q.messages, which later adds and
     polls change. No message is ever lost or taken twice.`,
-						ZH: `TODO：取出一次轮询的消息，最早的在前。README.zh-CN.md 的「自己动手写」
-一节有讲解；go run ./labs check 06-steering 会告诉你哪条规则还没满足。
+						ZH: `TODO：取出一次轮询的消息，最早的在前。README.zh-CN.md 的「自己动手写
+（Build it yourself）」一节有讲解；go run ./labs check 06-steering
+会告诉你哪条规则还没满足。
  1. 读写 q.messages 时要持有 q.mu：Steer 和 FollowUp 会在任何时候从
     别的 goroutine 往队列里加消息。
  2. OneAtATime 模式取走最早的那条消息，队列为空时一条也不取；All
@@ -79,9 +80,9 @@ section "Build it yourself", explains it. It is true only if the batch
 has results and every outcome asks to terminate (o.terminate): one call
 that still expects the model to go on is enough to go on.`,
 						ZH: `TODO：设置 b.terminate，即这一批对“停止运行”的要求。README.zh-CN.md
-的「自己动手写」一节有讲解。只有这一批有结果、并且每个 outcome 都要求
-终止（o.terminate）时，它才为 true：只要有一个调用还指望模型继续，
-运行就要继续。`},
+的「自己动手写（Build it yourself）」一节有讲解。只有这一批有结果、
+并且每个 outcome 都要求终止（o.terminate）时，它才为 true：只要有
+一个调用还指望模型继续，运行就要继续。`},
 				}},
 				Rules: []Rule{
 					{Test: "TestABatchTerminatesOnlyIfEveryResultAsks", Text: Text{
@@ -122,17 +123,18 @@ turns while the model asks for tools, and never looks at the queues.
     (poll(r.cfg.GetFollowUpMessages)): if there are any, they are
     pending, and the outer loop goes round again; if not, the run ends
     with AgentEnd{Messages: r.added}.`,
-						ZH: `TODO：把这个循环改成 Pi 的两层循环。README.zh-CN.md 的「自己动手写」
-一节有讲解；go run ./labs check 06-steering 会告诉你哪条规则还没满足。
+						ZH: `TODO：把这个循环改成 Pi 的两层循环。README.zh-CN.md 的「自己动手写
+（Build it yourself）」一节有讲解；go run ./labs check 06-steering
+会告诉你哪条规则还没满足。
 下面是实验 05 的循环，套在本实验的管线里：只要模型还要工具，它就
 一轮接一轮地跑，从不看队列。
- 1. 第一次请求之前，轮询引导消息（poll(r.cfg.GetSteeringMessages)）：
+ 1. 第一次请求之前，轮询插队消息（poll(r.cfg.GetSteeringMessages)）：
     取到的消息就是待处理的（pending）。
  2. 每一轮开始时，待处理的消息进入历史，每条都用 r.append，并发出
     MessageStart、MessageEnd；之后就没有待处理的消息了。
- 3. 每一轮之后，等 ShouldStopAfterTurn 说了继续，再轮询一次引导消息。
+ 3. 每一轮之后，等 ShouldStopAfterTurn 说了继续，再轮询一次插队消息。
     绝不能排在它前面：停下时不能动队列。
- 4. 只要模型还要工具，或者还有待处理的引导消息，内层循环就一轮接一轮
+ 4. 只要模型还要工具，或者还有待处理的插队消息，内层循环就一轮接一轮
     地跑。结果全都要求终止的批次（b.terminate）不会再让循环为工具
     调用继续转。
  5. 内层循环结束时，轮询后续消息（poll(r.cfg.GetFollowUpMessages)）：
@@ -190,11 +192,11 @@ turns while the model asks for tools, and never looks at the queues.
 				Rules: []Rule{
 					{Test: "TestFirstSteeringPollComesBeforeTheFirstRequest", Text: Text{
 						EN: "the first steering poll comes before the first request: a message steered while the agent was idle enters turn 1, after the prompt",
-						ZH: "第一次引导轮询在第一次请求之前：Agent 空闲时发来的引导消息进入第 1 轮，排在提示词之后",
+						ZH: "第一次插队轮询在第一次请求之前：Agent 空闲时发来的插队消息进入第 1 轮，排在提示词之后",
 					}},
 					{Test: "TestSteeringWaitsForTheWholeBatch", Text: Text{
 						EN: "after each turn the loop polls for steering: a message steered during a batch enters after the batch's turn_end, before the next request",
-						ZH: "每一轮之后，循环轮询引导消息：一批调用运行期间发来的引导消息，在这一批的 turn_end 之后、下一次请求之前进入",
+						ZH: "每一轮之后，循环轮询插队消息：一批调用运行期间发来的插队消息，在这一批的 turn_end 之后、下一次请求之前进入",
 					}},
 					{Test: "TestFollowUpsComeOnlyWhenTheRunWouldEnd/after_the_tool_call_and_the_steering_message", Text: Text{
 						EN: "the follow-up poll comes when the run would otherwise end, and a follow-up gets a turn of its own",
@@ -202,19 +204,19 @@ turns while the model asks for tools, and never looks at the queues.
 					}},
 					{Test: "TestFollowUpsComeOnlyWhenTheRunWouldEnd/after_every_steering_message", Text: Text{
 						EN: "the inner loop goes on while steering messages are pending: a steering message taken after the model's answer gets its turn before any follow-up",
-						ZH: "只要还有引导消息待处理，内层循环就继续：在模型回答之后取到的引导消息，先于任何后续消息得到它的那一轮",
+						ZH: "只要还有插队消息待处理，内层循环就继续：在模型回答之后取到的插队消息，先于任何后续消息得到它的那一轮",
 					}},
 					{Test: "TestTerminate", Text: Text{
 						EN: "a batch whose every result asks to terminate ends the run after its turn_end, but a waiting steering or follow-up message still gets its turn",
-						ZH: "每个结果都要求终止的批次，在它的 turn_end 之后结束运行，但等着的引导消息或后续消息仍然得到它的那一轮",
+						ZH: "每个结果都要求终止的批次，在它的 turn_end 之后结束运行，但等着的插队消息或后续消息仍然得到它的那一轮",
 					}},
 					{Test: "TestAStopNeverTakesASteeringMessage", Text: Text{
 						EN: "ShouldStopAfterTurn is asked before the steering poll, so a stop leaves the steering message queued for the next run",
-						ZH: "ShouldStopAfterTurn 在引导轮询之前被询问，所以停下时引导消息仍留在队列里，等下一次运行",
+						ZH: "ShouldStopAfterTurn 在插队轮询之前被询问，所以停下时插队消息仍留在队列里，等下一次运行",
 					}},
 					{Test: "TestHooksAfterATurnRunInPisOrder", Text: Text{
 						EN: "after turn_end, in Pi's order: PrepareNextTurn, ShouldStopAfterTurn, the steering poll; the follow-up poll only at the end",
-						ZH: "turn_end 之后按 Pi 的顺序：PrepareNextTurn、ShouldStopAfterTurn、引导轮询；后续轮询只在最后",
+						ZH: "turn_end 之后按 Pi 的顺序：PrepareNextTurn、ShouldStopAfterTurn、插队轮询；后续轮询只在最后",
 					}},
 					{Test: "TestQueueModes", Text: Text{
 						EN: "through the Agent, three queued messages take a turn each in mode one-at-a-time, or share one in mode all",
@@ -251,7 +253,7 @@ drop them.`,
 for moreToolCalls || len(pending) > 0 { ... }，它前面写
 moreToolCalls := true；这一批执行完之后，moreToolCalls =
 len(reply.ToolCalls) > 0 && !b.terminate。内层循环体的最后一条语句
-是引导轮询 pending = poll(r.cfg.GetSteeringMessages)，放在
+是插队轮询 pending = poll(r.cfg.GetSteeringMessages)，放在
 ShouldStopAfterTurn 的检查之后：轮询会把消息从队列里取出来，如果在
 它之后停下，这些消息就丢了。`},
 					{EN: `The outer loop is a plain for { ... }. After the inner loop, poll for
