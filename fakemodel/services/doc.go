@@ -6,8 +6,8 @@
 // it. The arguments are decoded strictly, before the check, by the lab
 // (labs/toolargs).
 //
-// Labs 05 and 06 wrap each service in a tool of their own, in a line or
-// two:
+// Lab 05, and the tools of lab 06's -chat (labs/talk), wrap each service in
+// a tool of their own, in a line or two:
 //
 //	newTool(services.WeatherSpec, services.CheckWeather, services.NewWeather(clk).LookUp)
 //

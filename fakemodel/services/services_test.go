@@ -3,6 +3,7 @@ package services
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"slices"
 	"testing"
 	"testing/synctest"
@@ -90,7 +91,7 @@ func TestNotebooksDoNotShareNotes(t *testing.T) {
 }
 
 // TestCalculate checks the calculator's answers and messages. Lab 04's
-// calculate_test.go runs this lab's calculator and lab 04's over one table.
+// calculate_test.go runs this package's calculator and lab 04's over one table.
 func TestCalculate(t *testing.T) {
 	tests := []struct {
 		args      CalculateArgs
@@ -141,12 +142,7 @@ func TestSchemasMatchTheArguments(t *testing.T) {
 		require.NoError(t, json.Unmarshal(tt.spec.Parameters, &schema), tt.spec.Name)
 		assert.Equal(t, "object", schema.Type, tt.spec.Name)
 		assert.ElementsMatch(t, tt.fields, schema.Required, tt.spec.Name)
-		properties := make([]string, 0, len(schema.Properties))
-		for name := range schema.Properties {
-			properties = append(properties, name)
-		}
-		slices.Sort(properties)
-		assert.ElementsMatch(t, tt.fields, properties, tt.spec.Name)
+		assert.ElementsMatch(t, tt.fields, slices.Collect(maps.Keys(schema.Properties)), tt.spec.Name)
 		// The decoder refuses unknown fields: the schema must say so.
 		if assert.NotNil(t, schema.AdditionalProperties, tt.spec.Name) {
 			assert.False(t, *schema.AdditionalProperties, tt.spec.Name)

@@ -68,8 +68,8 @@ func runLoop(ctx context.Context, model fakemodel.Model, tools []Tool, prompt st
 		}
 		history = append(history, reply)
 
-		// Step 3: the only branch of the loop. A reply without tool calls
-		// is the answer; nobody has to understand what it says.
+		// Step 3: branch on the reply. A reply without tool calls is the
+		// answer; nobody has to understand what it says.
 		if len(reply.ToolCalls) == 0 {
 			return Result{History: history, Turns: turn, StopReason: Completed}, nil
 		}

@@ -106,6 +106,7 @@ func TestTheFirstRequestCarriesThePromptAndTheTools(t *testing.T) {
 	first := model.requests[0]
 	expected.AssertHistory(t, []fakemodel.Message{fakemodel.UserMessage{Text: "Hi!"}}, first.Messages,
 		"step 1: the first request holds one message, the prompt")
+	require.NotEmpty(t, first.Tools, "step 2: the request offers the tools' specs, specs(tools): without them, the model cannot ask for a tool")
 	assert.Empty(t, cmp.Diff([]fakemodel.ToolSpec{calculateSpec}, first.Tools, expected.JSONAsText),
 		"step 2: the request offers the tools' specs (-want +got)")
 }

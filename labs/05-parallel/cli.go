@@ -25,8 +25,8 @@ func newFlagSet(opts *options) *cli.FlagSet {
 	return fs
 }
 
-// The range of -max-turns. Every turn of a run is printed, so the upper bound
-// keeps a run short.
+// The range of -max-turns. A run keeps its whole history in memory and
+// prints every turn, so the upper bound keeps a run short.
 const (
 	minTurns      = 1
 	maxTurnsLimit = 1000

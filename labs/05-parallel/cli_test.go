@@ -32,7 +32,7 @@ func TestCommandLine(t *testing.T) {
 		{name: "too large for an int", args: []string{"-max-turns", "99999999999999999999"}, status: 2, stderr: []string{`invalid value "99999999999999999999" for flag -max-turns: must be from 1 to 1000`, "Usage:"}, emptyOut: true},
 		{name: "not a number", args: []string{"-max-turns", "three"}, status: 2, stderr: []string{`invalid value "three" for flag -max-turns: not a whole number`}, emptyOut: true},
 		{name: "missing value", args: []string{"-max-turns"}, status: 2, stderr: []string{"flag needs an argument: -max-turns"}, emptyOut: true},
-		{name: "flag given twice", args: []string{"-max-turns", "2", "-max-turns", "3"}, status: 2, stderr: []string{"flag given twice: -max-turns", "Usage:"}, emptyOut: true},
+		{name: "a turn limit given twice", args: []string{"-max-turns", "2", "-max-turns", "3"}, status: 2, stderr: []string{"flag given twice: -max-turns", "Usage:"}, emptyOut: true},
 		{name: "a boolean flag given twice", args: []string{"-trace", "-trace"}, status: 2, stderr: []string{"flag given twice: -trace", "Usage:"}, emptyOut: true},
 		{name: "argument", args: []string{"extra"}, status: 2, stderr: []string{"unexpected argument: extra", "Usage:"}, emptyOut: true},
 	}

@@ -188,15 +188,14 @@ func (r *runState) prepareToolCall(msg fakemodel.AssistantMessage, call fakemode
 	}
 	if r.cfg.BeforeToolCall != nil {
 		before, err := r.cfg.BeforeToolCall(r.ctx, BeforeToolCallContext{AssistantMessage: msg, ToolCall: call, Args: args})
-		if err != nil {
+		switch {
+		case err != nil:
 			return fail("%v", err)
-		}
-		if r.ctx.Err() != nil {
+		case r.ctx.Err() != nil:
 			// Like Pi, a run cancelled while the hook decided
 			// reports that, whatever the hook said.
 			return fail("Operation aborted")
-		}
-		if before.Block {
+		case before.Block:
 			p, o := fail("Tool execution was blocked")
 			if before.Reason != "" {
 				o.content = before.Reason

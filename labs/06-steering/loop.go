@@ -131,7 +131,7 @@ type NextTurn struct {
 //
 // A caller that stops ranging ends the run: the loop cancels the run's
 // context, waits for the tools that are still running, and returns without
-// yielding again. No goroutine outlives the range statement.
+// yielding again. No goroutine the loop starts outlives the range statement.
 func runLoop(ctx context.Context, cfg Config, history, prompts []fakemodel.Message) iter.Seq[Event] {
 	return func(yield func(Event) bool) {
 		ctx, cancel := context.WithCancel(ctx)

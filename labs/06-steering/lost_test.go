@@ -71,7 +71,7 @@ func (f *failsAt) Reply(ctx context.Context, req fakemodel.Request) (fakemodel.A
 	return f.model.Reply(ctx, req)
 }
 
-// endings are the ways a session's runs may end besides the model's answer.
+// endings are the ways a session's runs may end.
 const (
 	answered = iota
 	stopPolicy
