@@ -350,9 +350,9 @@ func texts(s *Scenario) []string {
 	return out
 }
 
-// TestEveryMalformedFileIsRefused parses each file of testdata/malformed
-// and expects the message lab 06 printed for it before the parser moved
-// here (labs/06-steering/testdata/malformed/NAME.txt).
+// TestEveryMalformedFileIsRefused parses each file NAME.json of
+// testdata/malformed and expects the message lab 06 printed for it before
+// the parser moved here, kept beside it in NAME.txt.
 func TestEveryMalformedFileIsRefused(t *testing.T) {
 	files, err := filepath.Glob("testdata/malformed/*.json")
 	require.NoError(t, err)
@@ -360,7 +360,7 @@ func TestEveryMalformedFileIsRefused(t *testing.T) {
 	for _, file := range files {
 		name := strings.TrimSuffix(filepath.Base(file), ".json")
 		t.Run(name, func(t *testing.T) {
-			want, err := os.ReadFile(filepath.Join("..", "..", "labs", "06-steering", "testdata", "malformed", name+".txt"))
+			want, err := os.ReadFile(filepath.Join("testdata", "malformed", name+".txt"))
 			require.NoError(t, err)
 			status, line, _ := strings.Cut(string(want), "\n")
 			require.Equal(t, "exit status 2", status)

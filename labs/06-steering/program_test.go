@@ -141,23 +141,24 @@ func TestProgram(t *testing.T) {
 
 // testMalformedScenarioFiles runs the program over every file of
 // fakemodel/scenario/testdata/malformed, a corpus of every kind of mistake
-// the parser knows. For each, testdata/malformed/NAME.txt holds the exit
+// the parser knows. For each NAME.json, NAME.txt beside it holds the exit
 // status and standard error that lab 06 printed before its parser moved to
 // fakemodel/scenario: the program must still refuse each file in the same
 // words, with nothing on standard output.
 func testMalformedScenarioFiles(t *testing.T, bin string) {
 	root, err := expected.Root()
 	require.NoError(t, err)
-	files, err := filepath.Glob(filepath.Join(root, "fakemodel", "scenario", "testdata", "malformed", "*.json"))
+	corpus := filepath.Join(root, "fakemodel", "scenario", "testdata", "malformed")
+	files, err := filepath.Glob(filepath.Join(corpus, "*.json"))
 	require.NoError(t, err)
-	wants, err := filepath.Glob(filepath.Join("testdata", "malformed", "*.txt"))
+	wants, err := filepath.Glob(filepath.Join(corpus, "*.txt"))
 	require.NoError(t, err)
 	require.GreaterOrEqual(t, len(files), 60)
-	require.Len(t, wants, len(files), "one testdata/malformed/NAME.txt per malformed file")
+	require.Len(t, wants, len(files), "one NAME.txt per malformed NAME.json")
 	for _, file := range files {
 		name := strings.TrimSuffix(filepath.Base(file), ".json")
 		t.Run(name, func(t *testing.T) {
-			want, err := os.ReadFile(filepath.Join("testdata", "malformed", name+".txt"))
+			want, err := os.ReadFile(filepath.Join(corpus, name+".txt"))
 			require.NoError(t, err)
 			res, err := expected.Run(bin, "-scenario", "fakemodel/scenario/testdata/malformed/"+name+".json")
 			require.NoError(t, err)
