@@ -292,27 +292,17 @@ func poll(get func() []fakemodel.Message) []fakemodel.Message {
 // stop reason error, a cancelled one a reply with stop reason aborted. Its
 // only error is errStopped.
 func (r *runState) streamAssistantResponse() (fakemodel.AssistantMessage, error) {
-	// Like Pi, transform first, then start the reply. Clip, so that a model
-	// that appends to the slice cannot overwrite the history. The transform
-	// gets a copy: whatever it does to its slice, the history keeps its
-	// messages in their order. It reads the whole history anyway.
-	shown := slices.Clip(r.history)
-	var err error
-	if r.cfg.TransformContext != nil {
-		shown, err = r.cfg.TransformContext(r.ctx, slices.Clone(r.history))
-	}
+	// Like Pi, transform first, then start the reply.
+	shown, transformErr := r.shown()
 	if err := r.emit(MessageStart{Message: fakemodel.AssistantMessage{}}); err != nil {
 		return fakemodel.AssistantMessage{}, err
 	}
-	var reply fakemodel.AssistantMessage
+	// text grows in place: text += chunk would copy the whole reply so
+	// far for every chunk, and a long reply would take quadratic time.
+	var text strings.Builder
 	var stopped error
-	if err != nil {
-		err = fmt.Errorf("transform context: %w", err)
-	} else {
-		// text grows in place: text += chunk would copy the whole reply
-		// so far for every chunk, and a long reply would take quadratic
-		// time.
-		var text strings.Builder
+	reply, err := fakemodel.AssistantMessage{}, transformErr
+	if err == nil {
 		reply, err = r.cfg.Model.Reply(r.ctx, fakemodel.Request{
 			Messages: shown,
 			Tools:    specs(r.cfg.Tools),
@@ -337,4 +327,19 @@ func (r *runState) streamAssistantResponse() (fakemodel.AssistantMessage, error)
 		}
 	}
 	return reply, r.emit(MessageEnd{Message: reply})
+}
+
+// shown returns what the model is shown: the history, clipped so that a
+// model that appends to the slice cannot overwrite it, or what
+// TransformContext makes of a copy of it. Whatever a transform does to its
+// slice, the history keeps its messages in their order.
+func (r *runState) shown() ([]fakemodel.Message, error) {
+	if r.cfg.TransformContext == nil {
+		return slices.Clip(r.history), nil
+	}
+	shown, err := r.cfg.TransformContext(r.ctx, slices.Clone(r.history))
+	if err != nil {
+		return nil, fmt.Errorf("transform context: %w", err)
+	}
+	return shown, nil
 }
