@@ -87,14 +87,29 @@ func (r *report) passes() bool {
 	return r.exercisesPass() && r.checkedAll && r.other == nil && r.golden == nil
 }
 
-// firstFailing returns the first exercise that does not pass, or nil.
+// firstFailing returns the first exercise that does not pass, or nil. An
+// exercise whose test failed comes before one whose test did not run: go
+// test runs the tests in the order of their files, so the test that crashed
+// may belong to a later exercise than the tests it kept from running.
 func (r *report) firstFailing() *exerciseResult {
+	var notRun *exerciseResult
 	for i := range r.exercises {
-		if r.exercises[i].broken >= 0 {
-			return &r.exercises[i]
+		e := &r.exercises[i]
+		switch {
+		case e.broken < 0:
+		case !e.notRun():
+			return e
+		case notRun == nil:
+			notRun = e
 		}
 	}
-	return nil
+	return notRun
+}
+
+// notRun reports whether the exercise fails only because a test of its
+// rules did not run.
+func (e *exerciseResult) notRun() bool {
+	return e.broken >= 0 && e.finding != nil && e.finding.why == msgNotRun
 }
 
 // check runs the lab's tests on each copy, in two phases. The first runs
@@ -202,7 +217,7 @@ func (r *report) first(run *pkgRun) {
 		r.build, r.buildMore = shorten(r.build, maxBuildLines)
 		return
 	}
-	if r.panicked = panicBeforeTests(run, r.dir, r.rel); r.panicked != nil {
+	if r.panicked = panicBeforeTests(run, r.dir, r.rel, r.lab.learnerFiles()...); r.panicked != nil {
 		return
 	}
 	for i := range r.lab.Exercises {
@@ -231,7 +246,7 @@ func (r *report) rest(run *pkgRun) {
 		r.other = &finding{why: msgChangedMeanwhile}
 		return
 	}
-	if r.panicked = panicBeforeTests(run, r.dir, r.rel); r.panicked != nil {
+	if r.panicked = panicBeforeTests(run, r.dir, r.rel, r.lab.learnerFiles()...); r.panicked != nil {
 		return
 	}
 	for _, name := range run.order {
@@ -267,7 +282,7 @@ func (r *report) findingOf(run *pkgRun, test string) *finding {
 		return &finding{test: test, why: msgTimeout, whyArgs: []any{testTimeout}}
 	}
 	leaf := firstFailedLeaf(run, test)
-	f := failure(leaf.output, r.dir, r.rel)
+	f := failure(leaf.output, r.dir, r.rel, r.lab.learnerFiles()...)
 	f.test = leaf.name
 	if f.why.EN == "" && len(f.lines) == 0 {
 		f.why = msgNoMessage
@@ -342,7 +357,8 @@ func (wb *workbook) compareTests(r *report) error {
 			restore := fmt.Sprintf("%s labs/%s/%s %s/%s", cp, r.lab.Name, name, r.rel, name)
 			r.warnings = append(r.warnings, note{msgTestMissing, []any{missing, restore}})
 		case !bytes.Equal(got, lab[name]):
-			r.warnings = append(r.warnings, note{msgTestChanged, []any{name}})
+			restore := fmt.Sprintf("cp labs/%s/%s %s/%s", r.lab.Name, name, r.rel, name)
+			r.warnings = append(r.warnings, note{msgTestChanged, []any{name, restore}})
 		}
 	}
 	return nil

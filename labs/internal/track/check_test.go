@@ -277,15 +277,20 @@ func TestTheNextLineNamesMarkersThatAreInTheFile(t *testing.T) {
 }
 
 // TestADeletedTestFileSaysHowToRestoreIt checks that the note about a test
-// file missing from the copy gives a command that brings it back, and that
-// the command works, from the repository root, also when the learner
-// deleted the file's directory.
+// file missing from the copy, or changed in it, gives a command that brings
+// the lab's back, and that the command works, from the repository root,
+// also when the learner deleted the file's directory.
 func TestADeletedTestFileSaysHowToRestoreIt(t *testing.T) {
 	wb := testWorkbook(t, false)
 	require.Equal(t, 0, runCommand(t, wb, "start", "06").status)
 	dir := wb.copyDir("06-steering")
 	require.NoError(t, os.Remove(filepath.Join(dir, "loop_test.go")))
 	require.NoError(t, os.RemoveAll(filepath.Join(dir, "testdata")))
+	changed, err := os.OpenFile(filepath.Join(dir, "agent_test.go"), os.O_APPEND|os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = changed.WriteString("\n// mine\n")
+	require.NoError(t, err)
+	require.NoError(t, changed.Close())
 
 	r := &report{lab: registry["06-steering"], dir: dir, rel: wb.rel(dir)}
 	require.NoError(t, wb.compareTests(r))
@@ -295,9 +300,13 @@ func TestADeletedTestFileSaysHowToRestoreIt(t *testing.T) {
 		if _, command, ok := strings.Cut(l, " is missing from your copy; check runs the tests your copy has. To restore it: "); ok {
 			restores = append(restores, command)
 		}
+		if _, command, ok := strings.Cut(l, " is not the lab's; check runs your copy of the tests. To use the lab's: "); ok {
+			restores = append(restores, command)
+		}
 	}
 	rel := wb.rel(dir)
 	assert.Equal(t, []string{
+		"cp labs/06-steering/agent_test.go " + rel + "/agent_test.go",
 		"cp labs/06-steering/loop_test.go " + rel + "/loop_test.go",
 		"cp -R labs/06-steering/testdata " + rel + "/testdata",
 	}, restores, "one note for a directory, not one for each of its files:\n%s", text)
@@ -330,4 +339,57 @@ func TestACopyWithoutGoFilesIsNamedFromTheRoot(t *testing.T) {
 	r := &report{lab: registry["03-maxturns"], dir: "/repo/mywork/03-maxturns", rel: "mywork/03-maxturns"}
 	r.first(run)
 	assert.Equal(t, []string{"no Go files in mywork/03-maxturns"}, r.build)
+}
+
+// TestWhatCouldNotBeCheckedIsNotAFailure checks the report's lines for tests
+// that did not run: an exercise whose tests an earlier crash kept from
+// running, and a second phase that a file saved meanwhile kept from running.
+// Neither is a broken rule, and neither may name one.
+func TestWhatCouldNotBeCheckedIsNotAFailure(t *testing.T) {
+	lab := registry["05-parallel"]
+	require.Len(t, lab.Exercises, 2)
+	crashed := &finding{test: lab.Exercises[1].Rules[0].Test, why: msgPanic, whyArgs: []any{"boom"}}
+	notRun := &finding{test: lab.Exercises[0].Rules[0].Test, why: msgNotRun}
+	r := &report{lab: lab, rel: "mywork/05-parallel", exercises: []exerciseResult{
+		{exercise: &lab.Exercises[0], broken: 0, finding: notRun},
+		{exercise: &lab.Exercises[1], broken: 0, finding: crashed},
+	}}
+	assert.Same(t, &r.exercises[1], r.firstFailing(), "the exercise whose test crashed comes first, not the one it kept from running")
+	text := writeReport(r, English)
+	assert.Contains(t, text, "· exercise 1: "+lab.Exercises[0].Title.EN+": not checked, an earlier test crashed or did not finish\n")
+	assert.Contains(t, text, "✗ exercise 2: "+lab.Exercises[1].Title.EN+"\n")
+	assert.Contains(t, text, "Next: write exercise 2 at the ")
+
+	var toc bytes.Buffer
+	(&session{out: newPrinter(&toc, English, false)}).contentsOf(r)
+	assert.Equal(t, "    · exercise 1: "+lab.Exercises[0].Title.EN+": not checked, an earlier test crashed or did not finish\n"+
+		"    ✗ exercise 2: "+lab.Exercises[1].Title.EN+": "+lab.Exercises[1].Rules[0].Text.EN+"\n", toc.String(),
+		"the table of contents gives no rule for an exercise whose tests did not run")
+
+	passed := &report{lab: lab, rel: "mywork/05-parallel", checkedAll: true, other: &finding{why: msgChangedMeanwhile}}
+	for i := range lab.Exercises {
+		passed.exercises = append(passed.exercises, exerciseResult{exercise: &lab.Exercises[i], broken: -1})
+	}
+	text = writeReport(passed, English)
+	assert.Contains(t, text, "· the lab's other tests and your output: not checked, your copy changed while it was being checked: check again\n")
+	assert.Contains(t, text, "Next: go run ./labs check 05-parallel\n")
+	assert.NotContains(t, text, "✗", "nothing failed")
+	toc.Reset()
+	(&session{out: newPrinter(&toc, English, false)}).contentsOf(passed)
+	assert.Contains(t, toc.String(), "    · the lab's other tests and your output: not checked, your copy changed while it was being checked: check again\n")
+	assert.NotContains(t, toc.String(), "✗", "nothing failed")
+}
+
+// TestAMissingTestAsksForTheTestFileBack checks that a rule whose test is
+// not in the copy leads to restoring the test file, not to writing the
+// exercise again.
+func TestAMissingTestAsksForTheTestFileBack(t *testing.T) {
+	lab := registry["02-loop"]
+	rule := lab.Exercises[0].Rules[0].Test
+	r := &report{lab: lab, rel: "mywork/02-loop", exercises: []exerciseResult{
+		{exercise: &lab.Exercises[0], broken: 0, finding: &finding{test: rule, why: msgMissingTest, whyArgs: []any{rule, lab.Name}}},
+	}}
+	text := writeReport(r, English)
+	assert.Contains(t, text, "Next: restore the lab's test files with the command in the note above, then go run ./labs check 02-loop again.\n")
+	assert.NotContains(t, text, "Next: write exercise")
 }

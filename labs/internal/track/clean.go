@@ -3,6 +3,7 @@ package track
 import (
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -36,9 +37,10 @@ var (
 // testify's "Error Trace" and "Test" fields, and goroutine dumps. A panic
 // becomes its value and the line of the copy where it happened. copyDir is
 // the copy's directory, to find that line, and copyRel the same from the
-// root, to show it.
-func failure(lines []string, copyDir, copyRel string) *finding {
-	if p := panicOf(lines, copyDir, copyRel); p != nil {
+// root, to show it; learner names the files, if any, whose code the
+// learner writes, where that line is looked for first.
+func failure(lines []string, copyDir, copyRel string, learner ...string) *finding {
+	if p := panicOf(lines, copyDir, copyRel, learner...); p != nil {
 		return p
 	}
 	var out []string
@@ -129,7 +131,7 @@ func withMessage(out []string, msg string) []string {
 // panicOf returns a panic's value and its place in the copy, or nil if the
 // output holds no panic. A synctest deadlock and a timeout are panics too,
 // and get a sentence of their own.
-func panicOf(lines []string, copyDir, copyRel string) *finding {
+func panicOf(lines []string, copyDir, copyRel string, learner ...string) *finding {
 	for i, l := range lines {
 		value, ok := strings.CutPrefix(l, "panic: ")
 		if !ok {
@@ -146,7 +148,7 @@ func panicOf(lines []string, copyDir, copyRel string) *finding {
 			// A test that saw its goroutines stuck may have said why.
 			said = failure(lines[:i], copyDir, copyRel).lines
 		}
-		if where := frameIn(lines[i+1:], copyDir, copyRel); where != "" {
+		if where := frameIn(lines[i+1:], copyDir, copyRel, learner...); where != "" {
 			f.lines = []string{"  at " + where}
 		}
 		f.lines = append(f.lines, said...)
@@ -159,7 +161,7 @@ func panicOf(lines []string, copyDir, copyRel string) *finding {
 // test ran, as one in a package variable's initializer does: go test's
 // "panic: " line, and the line of the copy where it happened. It returns nil
 // if a test ran or nothing panicked.
-func panicBeforeTests(run *pkgRun, copyDir, copyRel string) []string {
+func panicBeforeTests(run *pkgRun, copyDir, copyRel string, learner ...string) []string {
 	if len(run.order) > 0 {
 		return nil
 	}
@@ -168,7 +170,7 @@ func panicBeforeTests(run *pkgRun, copyDir, copyRel string) []string {
 			continue
 		}
 		lines := []string{"  " + l}
-		if where := frameIn(run.output[i+1:], copyDir, copyRel); where != "" {
+		if where := frameIn(run.output[i+1:], copyDir, copyRel, learner...); where != "" {
 			lines = append(lines, "  at "+where)
 		}
 		return lines
@@ -176,25 +178,33 @@ func panicBeforeTests(run *pkgRun, copyDir, copyRel string) []string {
 	return nil
 }
 
-// frameIn returns the first stack frame in the copy's files, preferring
-// the learner's code to the tests, as "mywork/02-loop/loop.go:60".
-func frameIn(lines []string, copyDir, copyRel string) string {
-	var inTest string
+// frameIn returns the first stack frame in the copy's files, as
+// "mywork/02-loop/loop.go:60": the first in one of the learner's files, if
+// any, else the first outside the tests, else the first in a test. A tool's
+// panic that the learner's code should have recovered happens in the tool,
+// and the line to fix is the learner's.
+func frameIn(lines []string, copyDir, copyRel string, learner ...string) string {
+	var inCode, inTest string
 	prefix := copyDir + string(filepath.Separator)
 	for _, l := range lines {
 		m := frameLine.FindStringSubmatch(l)
 		if m == nil || !strings.HasPrefix(m[1], prefix) {
 			continue
 		}
-		where := copyRel + "/" + filepath.ToSlash(strings.TrimPrefix(m[1], prefix))
-		if !strings.Contains(where, "_test.go:") {
+		file := filepath.ToSlash(strings.TrimPrefix(m[1], prefix))
+		where := copyRel + "/" + file
+		switch name, _, _ := strings.Cut(file, ":"); {
+		case slices.Contains(learner, name):
 			return where
-		}
-		if inTest == "" {
-			inTest = where
+		case strings.HasSuffix(name, "_test.go"):
+			if inTest == "" {
+				inTest = where
+			}
+		case inCode == "":
+			inCode = where
 		}
 	}
-	return inTest
+	return firstOf(inCode, inTest)
 }
 
 // shorten keeps the first n lines, and returns how many it left out. It

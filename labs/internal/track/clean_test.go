@@ -68,6 +68,24 @@ github.com/agent-loop-lab/agent-loop-lab/mywork/02-loop.TestAFailingToolStopsThi
 	assert.Equal(t, []string{"  at mywork/02-loop/loop.go:68"}, f.lines, "the learner's code, not the test")
 }
 
+func TestAPanicIsPlacedInTheLearnersCode(t *testing.T) {
+	out := strings.Split(`=== RUN   TestAPanickingToolBecomesAnErrorResult
+--- FAIL: TestAPanickingToolBecomesAnErrorResult (0.00s)
+panic: boom [recovered, repanicked]
+
+goroutine 8 [running]:
+github.com/x/mywork/05-parallel.newTool.func1(...)
+	/repo/mywork/05-parallel/tools.go:47 +0x28
+github.com/x/mywork/05-parallel.(*runState).execute.func1()
+	/repo/mywork/05-parallel/batch.go:201 +0x25
+github.com/x/mywork/05-parallel.TestAPanickingToolBecomesAnErrorResult(0x77b8228c908?)
+	/repo/mywork/05-parallel/loop_test.go:92 +0x28`, "\n")
+	f := failure(out, "/repo/mywork/05-parallel", "mywork/05-parallel", "batch.go")
+	assert.Equal(t, []string{"  at mywork/05-parallel/batch.go:201"}, f.lines, "the tool panicked, and the learner's code let the panic through")
+	f = failure(out, "/repo/mywork/05-parallel", "mywork/05-parallel")
+	assert.Equal(t, []string{"  at mywork/05-parallel/tools.go:47"}, f.lines, "without the learner's files, the first frame outside the tests")
+}
+
 func TestFailureOfADeadlockNamesItAndTheLine(t *testing.T) {
 	out := strings.Split(`--- FAIL: TestDead (0.00s)
 panic: deadlock: all goroutines in bubble are blocked [recovered, repanicked]

@@ -98,14 +98,19 @@ func (s *session) contentsOf(r *report) {
 	}
 	for i, e := range r.exercises {
 		title := e.exercise.Title.In(p.lang)
-		if e.broken < 0 {
+		switch {
+		case e.broken < 0:
 			p.sayIn(p.good, msgTOCPasses, i+1, title)
-		} else {
+		case e.notRun():
+			p.say(msgTOCNotRun, i+1, title)
+		default:
 			p.sayIn(p.bad, msgTOCFails, i+1, title, e.exercise.Rules[e.broken].Text.In(p.lang))
 		}
 	}
 	switch {
 	case !r.checkedAll:
+	case r.other != nil && r.other.test == "":
+		p.say(msgTOCNotChecked, p.sprint(r.other.why, r.other.whyArgs...))
 	case r.other != nil:
 		p.sayIn(p.bad, msgTOCOther, r.other.test)
 	case r.golden != nil:

@@ -192,6 +192,20 @@ func (l *Lab) exercise(id string) *Exercise {
 	return nil
 }
 
+// learnerFiles returns the files the learner writes code in: those with
+// an exercise's region, each once.
+func (l *Lab) learnerFiles() []string {
+	var out []string
+	for _, e := range l.Exercises {
+		for _, r := range e.Regions {
+			if !slices.Contains(out, r.File) {
+				out = append(out, r.File)
+			}
+		}
+	}
+	return out
+}
+
 // ruleTests returns the top-level tests that check the lab's rules, in
 // order, each once.
 func (l *Lab) ruleTests() []string {

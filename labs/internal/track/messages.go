@@ -17,6 +17,8 @@ var (
 	msgOtherFails       = Text{EN: "✗ a test outside the exercises fails: %s", ZH: "✗ 练习之外的一个测试失败了：%s"}
 	msgGoldenPasses     = Text{EN: "✓ %s", ZH: "✓ %s"}
 	msgGoldenFails      = Text{EN: "✗ %s (%s)", ZH: "✗ %s（%s）"}
+	msgExerciseNotRun   = Text{EN: "· exercise %d: %s: not checked, an earlier test crashed or did not finish", ZH: "· 练习 %d：%s：没有检查，前面有测试崩溃了，或者没有结束"}
+	msgOtherNotChecked  = Text{EN: "· the lab's other tests and your output: not checked, %s", ZH: "· 实验的其他测试和你的输出：没有检查，%s"}
 	msgNotYet           = Text{EN: "· the lab's other tests and your output: checked once every exercise passes", ZH: "· 实验的其他测试和你的输出：等每个练习都通过后再检查"}
 	msgNextWrite        = Text{EN: `Next: write exercise %d at the %s markers in %s (README.md, section "%s").`, ZH: "下一步：写练习 %d（写在标记 %s 处，在 %s 里；讲解见 README.zh-CN.md 的「%s」一节）。"}
 	msgAnd              = Text{EN: "%s and %s", ZH: "%s 和 %s"}
@@ -24,6 +26,8 @@ var (
 	msgNextHint         = Text{EN: "  go run ./labs hint %s     a hint, one more each time", ZH: "  go run ./labs hint %s     给一条提示，每次多给一条"}
 	msgNextWatch        = Text{EN: "  go run ./labs watch %s    check again on every save", ZH: "  go run ./labs watch %s    每次保存都重新检查"}
 	msgNextOther        = Text{EN: "Next: the exercises pass; make %s pass too. go run ./labs solution %s shows how your files differ from the lab's.", ZH: "下一步：练习都通过了，再让 %s 也通过。go run ./labs solution %s 会显示你的文件和实验的文件有哪些不同。"}
+	msgNextRestore      = Text{EN: "Next: restore the lab's test files with the command in the note above, then go run ./labs check %s again.", ZH: "下一步：用上面注意事项里的命令恢复实验的测试文件，然后再运行 go run ./labs check %s。"}
+	msgNextCheckAgain   = Text{EN: "Next: go run ./labs check %s", ZH: "下一步：go run ./labs check %s"}
 	msgNextGolden       = Text{EN: "Next: make your output the lab's. go run ./labs solution %s shows how your files differ from the lab's.", ZH: "下一步：让你的输出和实验的输出一模一样。go run ./labs solution %s 会显示你的文件和实验的文件有哪些不同。"}
 	msgDone             = Text{EN: "Done: every exercise of %s passes, and your output is the lab's.", ZH: "完成：%s 的每个练习都通过了，你的输出和实验的输出一模一样。"}
 	msgDoneNext         = Text{EN: "Next: go run ./labs %s", ZH: "下一步：go run ./labs %s"}
@@ -41,7 +45,7 @@ var (
 	msgNothingReported  = Text{EN: "go test reported nothing for %s", ZH: "go test 没有报告 %s 的任何结果"}
 	msgChangedMeanwhile = Text{EN: "your copy changed while it was being checked: check again", ZH: "检查期间你的副本有改动：请再检查一次"}
 	msgTestMissing      = Text{EN: "note: %s is missing from your copy; check runs the tests your copy has. To restore it: %s", ZH: "注意：你的副本里缺少 %s；check 只运行你的副本里有的测试。要恢复它：%s"}
-	msgTestChanged      = Text{EN: "note: your %s is not the lab's; check runs your copy of the tests", ZH: "注意：你的 %s 和实验的不一样；check 运行的是你副本里的测试"}
+	msgTestChanged      = Text{EN: "note: your %s is not the lab's; check runs your copy of the tests. To use the lab's: %s", ZH: "注意：你的 %s 和实验的不一样；check 运行的是你副本里的测试。要换回实验的：%s"}
 )
 
 // The command line.
@@ -166,6 +170,8 @@ LAB 是实验的目录名、编号，或者名字的开头：02-loop、02、loop
 	msgTOCBuild       = Text{EN: "    ✗ does not compile", ZH: "    ✗ 编译不通过"}
 	msgTOCPanic       = Text{EN: "    ✗ panics before any test runs", ZH: "    ✗ 还没运行任何测试就 panic 了"}
 	msgTOCIsAFile     = Text{EN: "    ✗ %s is not a directory", ZH: "    ✗ %s 不是目录"}
+	msgTOCNotRun      = Text{EN: "    · exercise %d: %s: not checked, an earlier test crashed or did not finish", ZH: "    · 练习 %d：%s：没有检查，前面有测试崩溃了，或者没有结束"}
+	msgTOCNotChecked  = Text{EN: "    · the lab's other tests and your output: not checked, %s", ZH: "    · 实验的其他测试和你的输出：没有检查，%s"}
 	msgTOCOther       = Text{EN: "    ✗ a test outside the exercises fails: %s", ZH: "    ✗ 练习之外的一个测试失败了：%s"}
 	msgTOCGolden      = Text{EN: "    ✗ %s", ZH: "    ✗ %s"}
 	msgTOCDone        = Text{EN: "    ✓ %s", ZH: "    ✓ %s"}

@@ -37,8 +37,12 @@ func (r *report) write(p *printer, next string) {
 	for i := range r.exercises {
 		e := &r.exercises[i]
 		title := e.exercise.Title.In(p.lang)
-		if e.broken < 0 {
+		switch {
+		case e.broken < 0:
 			p.sayIn(p.good, msgExercisePasses, i+1, title)
+			continue
+		case e.notRun() && e != first:
+			p.say(msgExerciseNotRun, i+1, title)
 			continue
 		}
 		p.sayIn(p.bad, msgExerciseFails, i+1, title)
@@ -50,6 +54,9 @@ func (r *report) write(p *printer, next string) {
 	switch {
 	case !r.checkedAll:
 		p.say(msgNotYet)
+	case r.other != nil && r.other.test == "":
+		// No test failed: the second phase could not run.
+		p.say(msgOtherNotChecked, p.sprint(r.other.why, r.other.whyArgs...))
 	case r.other != nil:
 		p.sayIn(p.bad, msgOtherFails, ruleFromName(r.other.test))
 		r.writeFinding(p, r.other)
@@ -98,6 +105,8 @@ func (p *printer) sprint(t Text, args ...any) string {
 func (r *report) writeNext(p *printer, next string) {
 	name := r.lab.Name
 	switch first := r.firstFailing(); {
+	case first != nil && first.finding != nil && first.finding.why == msgMissingTest:
+		p.say(msgNextRestore, name)
 	case first != nil:
 		// The exercise by its number, as check lists it, and by its
 		// markers, which is what a learner finds in the file: an
@@ -112,6 +121,8 @@ func (r *report) writeNext(p *printer, next string) {
 		p.say(msgNextWrite, number, p.list(dedupe(markers)), strings.Join(dedupe(where), ", "), ex.sectionIn(p.lang))
 		p.say(msgNextHint, name)
 		p.say(msgNextWatch, name)
+	case r.other != nil && r.other.test == "":
+		p.say(msgNextCheckAgain, name)
 	case r.other != nil:
 		p.say(msgNextOther, r.other.test, name)
 	case r.golden != nil:
