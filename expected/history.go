@@ -73,8 +73,11 @@ func AssertHistory(t testing.TB, want, got []fakemodel.Message, msgAndArgs ...an
 	if len(diff) > historyDiffLines {
 		diff = append(diff[:historyDiffLines], fmt.Sprintf("… %d more lines of diff", len(diff)-historyDiffLines))
 	}
-	t.Errorf("%s\nthe history holds %s, want %d (-want +got):\n%s",
-		message(msgAndArgs), messages(len(got)), len(want), strings.Join(diff, "\n"))
+	count := fmt.Sprintf("got %s, want %d", messages(len(got)), len(want))
+	if len(got) == len(want) {
+		count = fmt.Sprintf("got %s, as many as want, but not the same", messages(len(got)))
+	}
+	t.Errorf("%s\n%s (-want +got):\n%s", message(msgAndArgs), count, strings.Join(diff, "\n"))
 	return false
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 var calculatorRun = []fakemodel.Message{
@@ -44,13 +45,21 @@ func TestAssertHistoryPrintsADiffOfTranscripts(t *testing.T) {
 	withoutResult := []fakemodel.Message{calculatorRun[0], calculatorRun[1], calculatorRun[1]}
 	assert.False(t, AssertHistory(rec, calculatorRun, withoutResult, "each tool result reaches the history (%d)", 5))
 	assert.Equal(t, []string{`each tool result reaches the history (5)
-the history holds 3 messages, want 4 (-want +got):
+got 3 messages, want 4 (-want +got):
 @@ -1,4 +1,3 @@
  user "What is 23 × 17?"
  assistant "I will use the calculator.", calls calculate(call_1) {"op":"multiply","a":23,"b":17}, stop reason toolUse
 -toolResult: result of calculate(call_1) "391"
 -assistant "23 × 17 = 391.", stop reason stop
 +assistant "I will use the calculator.", calls calculate(call_1) {"op":"multiply","a":23,"b":17}, stop reason toolUse`}, rec.failures)
+}
+
+func TestAssertHistorySaysWhenTheCountIsRight(t *testing.T) {
+	rec := &recordingT{TB: t}
+	swapped := []fakemodel.Message{calculatorRun[0], calculatorRun[1], calculatorRun[3], calculatorRun[2]}
+	assert.False(t, AssertHistory(rec, calculatorRun, swapped))
+	require.Len(t, rec.failures, 1)
+	assert.Contains(t, rec.failures[0], "\ngot 4 messages, as many as want, but not the same (-want +got):\n")
 }
 
 func TestAssertHistoryKeepsLongDiffsShort(t *testing.T) {

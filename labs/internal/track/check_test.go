@@ -168,6 +168,9 @@ func TestAnEmptyDiffReadsAsADiff(t *testing.T) {
 		assert.Equal(t, strings.Split(strings.ReplaceAll(strings.Join(want, "\n"), "·", " "), "\n"), f.lines, "space %q", space)
 	}
 
+	marked := strings.Split(strings.Replace(strings.Join(testifyEmpty(" "), "\n"), "the calls, in order", "the calls, in order (-want +got)", 1), "\n")
+	assert.Equal(t, "x_test.go:18: the calls, in order", failure(marked, "", "").lines[0], "the diff's header says (-want +got), once")
+
 	r := &report{lab: registry["02-loop"], rel: "mywork/02-loop", other: failure(testifyEmpty(" "), "", "")}
 	r.other.test = "TestX"
 	r.checkedAll = true
@@ -392,4 +395,24 @@ func TestAMissingTestAsksForTheTestFileBack(t *testing.T) {
 	text := writeReport(r, English)
 	assert.Contains(t, text, "Next: restore the lab's test files with the command in the note above, then go run ./labs check 02-loop again.\n")
 	assert.NotContains(t, text, "Next: write exercise")
+}
+
+// TestALabWithGoroutinesAsksForTheRaceDetector checks the line that check
+// adds once a lab whose exercises start goroutines passes.
+func TestALabWithGoroutinesAsksForTheRaceDetector(t *testing.T) {
+	for _, name := range []string{"04-tool-errors", "05-parallel"} {
+		lab := registry[name]
+		r := &report{lab: lab, rel: "mywork/" + name, checkedAll: true}
+		for i := range lab.Exercises {
+			r.exercises = append(r.exercises, exerciseResult{exercise: &lab.Exercises[i], broken: -1})
+		}
+		line := "One more run, with the race detector, which check leaves out: go test -race ./mywork/" + name + "."
+		if lab.Race {
+			assert.Contains(t, writeReport(r, English), line)
+			assert.Contains(t, writeReport(r, Chinese), "go test -race ./mywork/"+name)
+		} else {
+			assert.NotContains(t, writeReport(r, English), "go test -race", name)
+		}
+	}
+	assert.True(t, registry["05-parallel"].Race, "lab 05's exercises start goroutines")
 }

@@ -69,6 +69,10 @@ func failure(lines []string, copyDir, copyRel string, learner ...string) *findin
 				drop = false
 				if key == "Messages" && len(out) > 0 {
 					// The rule first: "main_test.go:42: the message".
+					// A diff has its header already.
+					if slices.Contains(out, "  "+msgDiffHeader.EN) {
+						value = strings.TrimSuffix(value, " (-want +got)")
+					}
 					out = withMessage(out, value)
 					continue
 				}

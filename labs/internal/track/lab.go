@@ -22,6 +22,11 @@ type Lab struct {
 	// region. The verification makes each in a copy of the lab and checks
 	// that check names the rule it breaks.
 	Mistakes []Mistake
+	// Race is set for a lab whose exercises start goroutines. check does
+	// not run the race detector, which needs cgo and a C compiler, and
+	// builds every package again the first time; once check passes, it
+	// asks the learner to run the tests with it.
+	Race bool
 }
 
 // An Exercise is one piece of a lab's idea that a learner writes.

@@ -3,6 +3,7 @@ package track
 func init() {
 	register(Lab{
 		Name: "05-parallel",
+		Race: true,
 		Idea: Text{EN: "Events as things happen, and the tool calls of one reply run in parallel.", ZH: "事情一发生就发出事件；一条回复里的工具调用并行执行。"},
 		Exercises: []Exercise{
 			{

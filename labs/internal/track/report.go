@@ -129,6 +129,9 @@ func (r *report) writeNext(p *printer, next string) {
 		p.say(msgNextGolden, name)
 	default:
 		p.sayIn(p.good, msgDone, name)
+		if r.lab.Race {
+			p.say(msgDoneRace, r.rel)
+		}
 		if next != "" {
 			p.say(msgDoneNext, next)
 		} else {
