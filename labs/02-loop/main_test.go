@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -76,6 +77,7 @@ func TestAFailingModelStopsThisLoop(t *testing.T) {
 	_, err := runLoop(context.Background(), guard(t, model, "does a failed request end the run (step 2)?"), []Tool{calculator}, "hi")
 	require.EqualError(t, err, "turn 1: ask the model: scripted model: 503 Service Unavailable",
 		"step 2: a failed request ends the run with its error, wrapped as \"turn N: ask the model: …\"")
+	assert.NotNil(t, errors.Unwrap(err), "step 2: fmt.Errorf wraps the request's error with %w, not %v, so that errors.Is still finds it")
 }
 
 func TestAReplyWithoutToolCallsIsTheAnswer(t *testing.T) {
@@ -111,7 +113,7 @@ func TestUnknownToolStopsThisLoop(t *testing.T) {
 }
 
 func TestCalculatorTakesTwoTurnsAndFourMessages(t *testing.T) {
-	model := guard(t, fakemodel.Calculator(), "does each tool result reach the history (step 5)?")
+	model := guard(t, fakemodel.Calculator(), "does each tool result reach the history (step 5)? Does each request send the whole history (step 2)?")
 	res, err := runLoop(context.Background(), model, []Tool{calculator}, fakemodel.CalculatorPrompt)
 	require.NoError(t, err)
 
@@ -126,7 +128,7 @@ func TestCalculatorTakesTwoTurnsAndFourMessages(t *testing.T) {
 		fakemodel.AssistantMessage{Text: "23 × 17 = 391.", StopReason: fakemodel.StopReasonStop},
 	}
 	expected.AssertHistory(t, want, res.History,
-		"step 5: each tool result reaches the history, with the call's ID and the tool's name")
+		"steps 5 and 6: each tool result reaches the history, with the call's ID and the tool's name, and the loop asks again")
 	assert.Equal(t, []fakemodel.Role{"user", "assistant", "toolResult", "assistant"}, roles(res.History),
 		"the history ends with 4 messages")
 	assert.Equal(t, 2, res.Turns, "2 turns: one asks for calculate, one answers")

@@ -224,8 +224,16 @@ func (r *report) first(run *pkgRun) {
 		e := &r.lab.Exercises[i]
 		res := exerciseResult{exercise: e, broken: -1}
 		for j, rule := range e.Rules {
-			if f := r.findingOf(run, rule.Test); f != nil {
-				res.broken, res.finding = j, f
+			f := r.findingOf(run, rule.Test)
+			if f == nil || res.broken >= 0 && f.why == msgNotRun {
+				continue
+			}
+			res.broken, res.finding = j, f
+			// A rule whose test did not run is broken only if no later
+			// rule's test says why: go test runs the tests in the order
+			// of their files, and the test that crashed or hung may check
+			// a later rule.
+			if f.why != msgNotRun {
 				break
 			}
 		}
@@ -279,7 +287,12 @@ func (r *report) findingOf(run *pkgRun, test string) *finding {
 	case t.status == passed, t.status == skipped:
 		return nil
 	case t.status == unfinished && run.timedOut:
-		return &finding{test: test, why: msgTimeout, whyArgs: []any{testTimeout}}
+		f := &finding{test: test, why: msgTimeout, whyArgs: []any{testTimeout}}
+		// go test's dump of the goroutines shows where the copy's code was.
+		if where := frameIn(t.output, r.dir, r.rel, r.lab.learnerFiles()...); where != "" {
+			f.lines = []string{"  at " + where}
+		}
+		return f
 	}
 	leaf := firstFailedLeaf(run, test)
 	f := failure(leaf.output, r.dir, r.rel, r.lab.learnerFiles()...)
@@ -327,7 +340,8 @@ func shellQuote(s string) string {
 
 // compareTests warns when the copy's tests are not the lab's: a changed or
 // missing test file, or test data. check then runs the learner's tests,
-// which may not check what the lab's check.
+// which may not check what the lab's check. It also warns about a file of
+// the lab's code missing from the copy.
 func (wb *workbook) compareTests(r *report) error {
 	lab, err := readFiles(wb.labDir(r.lab.Name))
 	if err != nil {
@@ -337,8 +351,19 @@ func (wb *workbook) compareTests(r *report) error {
 	if err != nil {
 		return nil // the copy's state is in the report already
 	}
+	learner := r.lab.learnerFiles()
 	for _, name := range lab.names() {
 		if !strings.HasSuffix(name, "_test.go") && !strings.HasPrefix(name, "testdata/") {
+			// Code: only a missing file is news, which the compiler
+			// would report as undefined names.
+			if _, ok := mine[name]; !ok && strings.HasSuffix(name, ".go") && !strings.Contains(name, "/") {
+				if slices.Contains(learner, name) {
+					r.warnings = append(r.warnings, note{msgCodeMissingMine, []any{name, r.lab.Name}})
+				} else {
+					restore := fmt.Sprintf("cp labs/%s/%s %s/%s", r.lab.Name, name, r.rel, name)
+					r.warnings = append(r.warnings, note{msgCodeMissing, []any{name, restore}})
+				}
+			}
 			continue
 		}
 		got, ok := mine[name]

@@ -416,3 +416,23 @@ func TestALabWithGoroutinesAsksForTheRaceDetector(t *testing.T) {
 	}
 	assert.True(t, registry["05-parallel"].Race, "lab 05's exercises start goroutines")
 }
+
+// TestADeletedCodeFileIsNamed checks the notes about the lab's code missing
+// from the copy, which come before the compiler's errors: a file the
+// learner does not write can be copied back from the lab; the file the
+// learner writes in cannot, for the lab's holds the answer.
+func TestADeletedCodeFileIsNamed(t *testing.T) {
+	wb := testWorkbook(t, false)
+	require.Equal(t, 0, runCommand(t, wb, "start", "03").status)
+	dir := wb.copyDir("03-maxturns")
+	require.NoError(t, os.Remove(filepath.Join(dir, "tools.go")))
+	require.NoError(t, os.Remove(filepath.Join(dir, "loop.go")))
+
+	r := &report{lab: registry["03-maxturns"], dir: dir, rel: wb.rel(dir), build: []string{"calculate.go:14:18: undefined: Tool"}}
+	require.NoError(t, wb.compareTests(r))
+	text := writeReport(r, English)
+	rel := wb.rel(dir)
+	assert.Contains(t, text, "note: loop.go, where you write your code, is missing from your copy. Write it again, or start over: go run ./labs reset 03-maxturns\n")
+	assert.Contains(t, text, "note: tools.go is missing from your copy. To restore it: cp labs/03-maxturns/tools.go "+rel+"/tools.go\n")
+	assert.Less(t, strings.Index(text, "note: "), strings.Index(text, "undefined: Tool"), "the notes explain the compiler's errors, so they come first")
+}

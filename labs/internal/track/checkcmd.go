@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 )
 
@@ -68,24 +69,31 @@ func (s *session) hint(ctx context.Context, lab *Lab) error {
 	if err != nil {
 		return err
 	}
+	var ex *Exercise
 	switch {
 	case len(r.build) > 0:
-		s.out.say(msgHintBuild, lab.Name)
-		return errFailed
+		// A hint may be what the compiler asks for: the exercise whose
+		// code the first error is in gets its next hint.
+		if ex = exerciseAt(lab, r.dir, r.build); ex == nil {
+			s.out.say(msgHintBuild, lab.Name)
+			return errFailed
+		}
+		s.out.say(msgHintDoesNotCompile, lab.Name)
 	case len(r.panicked) > 0:
 		s.out.say(msgHintPanic, lab.Name)
 		return errFailed
+	default:
+		first := r.firstFailing()
+		switch {
+		case first == nil && r.passes():
+			s.out.say(msgHintAllPass, lab.Name)
+			return nil
+		case first == nil:
+			s.out.say(msgHintExercisePass, lab.Name, lab.Name)
+			return nil
+		}
+		ex = first.exercise
 	}
-	first := r.firstFailing()
-	switch {
-	case first == nil && r.passes():
-		s.out.say(msgHintAllPass, lab.Name)
-		return nil
-	case first == nil:
-		s.out.say(msgHintExercisePass, lab.Name, lab.Name)
-		return nil
-	}
-	ex := first.exercise
 	hints, err := s.hints(lab, ex)
 	if err != nil {
 		return err
@@ -142,5 +150,45 @@ func (s *session) hints(lab *Lab, ex *Exercise) ([]string, error) {
 			}
 		}
 	}
-	return append(out, s.out.sprint(msgHintLines, strings.Join(where, ", "), lab.Name)), nil
+	return append(out, s.out.sprint(msgHintLines, strings.Join(where, msgListComma.In(s.out.lang)), lab.Name)), nil
+}
+
+// buildError is the place of a compiler's message, as in
+// "mywork/03-maxturns/loop.go:94:1: missing return".
+var buildError = regexp.MustCompile(`^(?:\S*/)?([^/\s]+\.go):(\d+):`)
+
+// exerciseAt returns the exercise whose code the first of the compiler's
+// messages is about: the one whose region in the copy holds its line, else
+// the first with a region in its file. It returns nil if the message names
+// no file of an exercise.
+func exerciseAt(lab *Lab, dir string, build []string) *Exercise {
+	for _, l := range build {
+		m := buildError.FindStringSubmatch(strings.TrimSpace(l))
+		if m == nil {
+			continue
+		}
+		file, line := m[1], 0
+		fmt.Sscan(m[2], &line)
+		var inFile *Exercise
+		src, _ := os.ReadFile(filepath.Join(dir, file))
+		regions, _ := findRegions(src) // markers the learner broke: no region
+		for i := range lab.Exercises {
+			e := &lab.Exercises[i]
+			for _, reg := range e.Regions {
+				if reg.File != file {
+					continue
+				}
+				if inFile == nil {
+					inFile = e
+				}
+				for _, fr := range regions {
+					if fr.id == reg.ID && fr.begin < line && line <= fr.end+1 {
+						return e
+					}
+				}
+			}
+		}
+		return inFile
+	}
+	return nil
 }

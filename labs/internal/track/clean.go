@@ -146,7 +146,7 @@ func panicOf(lines []string, copyDir, copyRel string, learner ...string) *findin
 		var said []string
 		switch {
 		case strings.HasPrefix(value, "test timed out after "):
-			return &finding{why: msgTimeout, whyArgs: []any{testTimeout}}
+			f = &finding{why: msgTimeout, whyArgs: []any{testTimeout}}
 		case strings.Contains(value, "deadlock"):
 			f = &finding{why: msgDeadlock}
 			// A test that saw its goroutines stuck may have said why.

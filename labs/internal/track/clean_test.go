@@ -144,6 +144,9 @@ func TestParseEventsOfATimeout(t *testing.T) {
 		testEvent{Action: "output", Package: pkg, Test: "TestHang", Output: "\trunning tests:\n"},
 		testEvent{Action: "output", Package: pkg, Test: "TestHang", Output: "\t\tTestHang (10s)\n"},
 		testEvent{Action: "output", Package: pkg, Test: "TestHang", Output: "\n"},
+		testEvent{Action: "output", Package: pkg, Test: "TestHang", Output: "goroutine 28 [runnable, synctest bubble 1]:\n"},
+		testEvent{Action: "output", Package: pkg, Test: "TestHang", Output: "github.com/x/mywork/02-loop.runLoop(...)\n"},
+		testEvent{Action: "output", Package: pkg, Test: "TestHang", Output: "\t/repo/mywork/02-loop/loop.go:55 +0x7a6\n"},
 		testEvent{Action: "output", Package: pkg, Output: "FAIL\tgithub.com/x/mywork/02-loop\t10.011s\n"},
 		testEvent{Action: "fail", Package: pkg},
 		testEvent{Action: "pass", Package: "github.com/x/other"},
@@ -160,7 +163,15 @@ func TestParseEventsOfATimeout(t *testing.T) {
 	r := &report{lab: &Lab{Name: "02-loop"}, dir: "/repo/mywork/02-loop", rel: "mywork/02-loop"}
 	f := r.findingOf(run, "TestHang")
 	assert.Equal(t, msgTimeout, f.why, "a timeout gets a sentence, not a dump")
+	assert.Equal(t, []string{"  at mywork/02-loop/loop.go:55"}, f.lines, "and the line of the copy where it was")
 	assert.Equal(t, msgNotRun, r.findingOf(run, "TestLater").why, "a test after the timeout did not run")
+
+	// The rules' order is not the order go test ran their tests in.
+	r = &report{lab: &Lab{Name: "02-loop", Exercises: []Exercise{{Rules: []Rule{{Test: "TestA"}, {Test: "TestLater"}, {Test: "TestHang"}}}}}, dir: "/repo/mywork/02-loop", rel: "mywork/02-loop"}
+	r.first(run)
+	require.Len(t, r.exercises, 1)
+	assert.Equal(t, 2, r.exercises[0].broken, "the rule whose test hung, not the earlier rule whose test it kept from running")
+	assert.Equal(t, msgTimeout, r.exercises[0].finding.why)
 }
 
 func TestParseEventsOfABuildFailure(t *testing.T) {

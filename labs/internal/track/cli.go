@@ -75,7 +75,7 @@ func run(ctx context.Context, wb *workbook, getenv func(string) string, args []s
 	for rest := args; ; {
 		if err := fs.Parse(rest); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				fmt.Fprintf(stdout, msgUsage.In(lang()), strings.Join(wb.labs, ", "))
+				fmt.Fprintf(stdout, msgUsage.In(lang()), strings.Join(wb.labs, msgListComma.In(lang())))
 				return err
 			}
 			return usage(wb, lang(), stderr, msgBadFlag, err)
@@ -120,7 +120,7 @@ func run(ctx context.Context, wb *workbook, getenv func(string) string, args []s
 	case name == "" && len(matches) == 0:
 		return usage(wb, lang(), stderr, msgUnknownLab, words[1])
 	case name == "":
-		return usage(wb, lang(), stderr, msgAmbiguousLab, words[1], strings.Join(matches, ", "))
+		return usage(wb, lang(), stderr, msgAmbiguousLab, words[1], strings.Join(matches, msgListComma.In(lang())))
 	}
 	lab := registry[name]
 	if lab == nil {
@@ -135,6 +135,6 @@ func run(ctx context.Context, wb *workbook, getenv func(string) string, args []s
 func usage(wb *workbook, lang Lang, stderr io.Writer, msg Text, args ...any) error {
 	p := newPrinter(stderr, lang, false)
 	p.say(msg, args...)
-	p.say(msgLists, strings.Join(wb.labs, ", "))
+	p.say(msgLists, strings.Join(wb.labs, msgListComma.In(p.lang)))
 	return errUsage
 }

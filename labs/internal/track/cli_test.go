@@ -206,8 +206,13 @@ func TestAWorkDirectoryThatIsAFile(t *testing.T) {
 
 func TestResetRefusesToDiscardChangedWork(t *testing.T) {
 	wb := testWorkbook(t, false)
-	require.Equal(t, 0, runCommand(t, wb, "start", "02").status)
 	res := runCommand(t, wb, "reset", "02")
+	assert.Equal(t, 1, res.status, "there is nothing to start over")
+	assert.Contains(t, res.stdout, "You have not started 02-loop yet. Start it with:\n  go run ./labs start 02-loop\n")
+	assert.NoDirExists(t, wb.copyDir("02-loop"), "reset starts nothing")
+
+	require.Equal(t, 0, runCommand(t, wb, "start", "02").status)
+	res = runCommand(t, wb, "reset", "02")
 	assert.Equal(t, 0, res.status, "an untouched copy resets without -force")
 	assert.Contains(t, res.stdout, "Reset 02-loop: your copy is the starter again.")
 

@@ -46,6 +46,8 @@ var (
 	msgNothingReported  = Text{EN: "go test reported nothing for %s", ZH: "go test 没有报告 %s 的任何结果"}
 	msgChangedMeanwhile = Text{EN: "your copy changed while it was being checked: check again", ZH: "检查期间你的副本有改动：请再检查一次"}
 	msgTestMissing      = Text{EN: "note: %s is missing from your copy; check runs the tests your copy has. To restore it: %s", ZH: "注意：你的副本里缺少 %s；check 只运行你的副本里有的测试。要恢复它：%s"}
+	msgCodeMissing      = Text{EN: "note: %s is missing from your copy. To restore it: %s", ZH: "注意：你的副本里缺少 %s。要恢复它：%s"}
+	msgCodeMissingMine  = Text{EN: "note: %s, where you write your code, is missing from your copy. Write it again, or start over: go run ./labs reset %s", ZH: "注意：你的副本里缺少 %s，你的代码就写在这个文件里。把它重新写出来，或者从头开始：go run ./labs reset %s"}
 	msgTestChanged      = Text{EN: "note: your %s is not the lab's; check runs your copy of the tests. To use the lab's: %s", ZH: "注意：你的 %s 和实验的不一样；check 运行的是你副本里的测试。要换回实验的：%s"}
 )
 
@@ -141,14 +143,15 @@ LAB 是实验的目录名、编号，或者名字的开头：02-loop、02、loop
 	msgRememberFailed = Text{EN: "note: %v", ZH: "注意：%v"}
 
 	// hint
-	msgHintBuild        = Text{EN: "Your code does not compile yet; go run ./labs check %s shows the errors. Hints are for code that compiles.", ZH: "你的代码还编译不通过；go run ./labs check %s 会显示错误。提示只给能编译的代码。"}
-	msgHintPanic        = Text{EN: "Your code panics before any test runs; go run ./labs check %s shows where. Hints are for code whose tests run.", ZH: "你的代码还没运行任何测试就发生了 panic；go run ./labs check %s 会显示在哪里。提示只给测试能运行的代码。"}
-	msgHintAllPass      = Text{EN: "Every exercise of %s passes: no hint needed.", ZH: "%s 的每个练习都通过了：不需要提示。"}
-	msgHintExercisePass = Text{EN: "Every exercise of %s passes; go run ./labs check %s shows what else fails.", ZH: "%s 的每个练习都通过了；还有什么没通过，go run ./labs check %s 会告诉你。"}
-	msgHintHeader       = Text{EN: "Hint %d of %d for exercise %d of %s, %s:", ZH: "第 %d 条提示（共 %d 条），针对练习 %d（%s：%s）："}
-	msgHintMore         = Text{EN: "Still stuck? go run ./labs hint %s gives the next.", ZH: "还是卡住了？go run ./labs hint %s 给出下一条。"}
-	msgHintLastAgain    = Text{EN: "That is the last hint.", ZH: "这是最后一条提示。"}
-	msgHintLines        = Text{EN: "The lab's own code for this exercise: %s.\ngo run ./labs solution %s shows how yours differs.", ZH: "实验里对应这个练习的代码：%s。\ngo run ./labs solution %s 会显示你的代码和它有哪些不同。"}
+	msgHintDoesNotCompile = Text{EN: "Your code does not compile yet: go run ./labs check %s shows the compiler's errors. The first is in this exercise's code.", ZH: "你的代码还编译不通过：go run ./labs check %s 会显示编译器报的错。第一个错误就在这个练习的代码里。"}
+	msgHintBuild          = Text{EN: "Your code does not compile yet; go run ./labs check %s shows the errors. Hints are for code that compiles.", ZH: "你的代码还编译不通过；go run ./labs check %s 会显示错误。提示只给能编译的代码。"}
+	msgHintPanic          = Text{EN: "Your code panics before any test runs; go run ./labs check %s shows where. Hints are for code whose tests run.", ZH: "你的代码还没运行任何测试就发生了 panic；go run ./labs check %s 会显示在哪里。提示只给测试能运行的代码。"}
+	msgHintAllPass        = Text{EN: "Every exercise of %s passes: no hint needed.", ZH: "%s 的每个练习都通过了：不需要提示。"}
+	msgHintExercisePass   = Text{EN: "Every exercise of %s passes; go run ./labs check %s shows what else fails.", ZH: "%s 的每个练习都通过了；还有什么没通过，go run ./labs check %s 会告诉你。"}
+	msgHintHeader         = Text{EN: "Hint %d of %d for exercise %d of %s, %s:", ZH: "第 %d 条提示（共 %d 条），针对练习 %d（%s：%s）："}
+	msgHintMore           = Text{EN: "Still stuck? go run ./labs hint %s gives the next.", ZH: "还是卡住了？go run ./labs hint %s 给出下一条。"}
+	msgHintLastAgain      = Text{EN: "That is the last hint.", ZH: "这是最后一条提示。"}
+	msgHintLines          = Text{EN: "The lab's own code for this exercise: %s.\ngo run ./labs solution %s shows how yours differs.", ZH: "实验里对应这个练习的代码：%s。\ngo run ./labs solution %s 会显示你的代码和它有哪些不同。"}
 
 	// watch
 	msgWatching = Text{EN: "Watching %s; Ctrl-C ends it.", ZH: "正在监视 %s；按 Ctrl-C 结束。"}

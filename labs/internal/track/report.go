@@ -12,6 +12,10 @@ import (
 // start after this one, or "" if it is the last with exercises.
 func (r *report) write(p *printer, next string) {
 	p.say(msgCheckHeader, r.lab.Name, r.rel)
+	// The notes first: a missing file explains the compiler's errors.
+	for _, w := range r.warnings {
+		p.say(w.text, w.args...)
+	}
 	if len(r.build) > 0 {
 		if r.vet {
 			p.say(msgVetFails, r.rel)
@@ -23,9 +27,6 @@ func (r *report) write(p *printer, next string) {
 			p.lines(p.moreLines(r.buildMore, "go vet ./"+r.rel))
 		}
 		return
-	}
-	for _, w := range r.warnings {
-		p.say(w.text, w.args...)
 	}
 	if len(r.panicked) > 0 {
 		p.say(msgPanicBeforeTests, r.rel)
@@ -118,7 +119,7 @@ func (r *report) writeNext(p *printer, next string) {
 			markers = append(markers, reg.ID)
 		}
 		number := slices.IndexFunc(r.exercises, func(e exerciseResult) bool { return e.exercise == ex }) + 1
-		p.say(msgNextWrite, number, p.list(dedupe(markers)), strings.Join(dedupe(where), ", "), ex.sectionIn(p.lang))
+		p.say(msgNextWrite, number, p.list(dedupe(markers)), strings.Join(dedupe(where), msgListComma.In(p.lang)), ex.sectionIn(p.lang))
 		p.say(msgNextHint, name)
 		p.say(msgNextWatch, name)
 	case r.other != nil && r.other.test == "":

@@ -42,7 +42,7 @@ func (s *session) sayExercises(lab *Lab, dir string) {
 		for _, r := range e.Regions {
 			where = append(where, s.wb.rel(filepath.Join(dir, r.File)))
 		}
-		s.out.say(msgStartExercise, i+1, e.Title.In(s.out.lang), strings.Join(dedupe(where), ", "))
+		s.out.say(msgStartExercise, i+1, e.Title.In(s.out.lang), strings.Join(dedupe(where), msgListComma.In(s.out.lang)))
 	}
 }
 
@@ -126,14 +126,16 @@ func (s *session) reset(ctx context.Context, lab *Lab) error {
 		return err
 	}
 	if !ok {
-		return s.start(ctx, lab)
+		// Nothing to start over: a mistyped lab name starts nothing.
+		s.out.say(msgNotStarted, lab.Name, lab.Name)
+		return errFailed
 	}
 	changed, err := s.changedFiles(lab, dir)
 	if err != nil {
 		return err
 	}
 	if len(changed) > 0 && !s.force {
-		s.out.say(msgResetRefuses, wb.rel(dir), strings.Join(changed, ", "), lab.Name, wb.rel(dir), wb.rel(wb.keepDir(lab.Name)))
+		s.out.say(msgResetRefuses, wb.rel(dir), strings.Join(changed, msgListComma.In(s.out.lang)), lab.Name, wb.rel(dir), wb.rel(wb.keepDir(lab.Name)))
 		return errFailed
 	}
 	// Move the old copy aside first: if anything fails, it is still there.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -45,6 +46,26 @@ func TestALearnersWayThroughLab02(t *testing.T) {
 	assert.Contains(t, res.stdout, "labs/02-loop/loop.go:47-80", "the last hint points to the lab's lines")
 	assert.Contains(t, res.stdout, "That is the last hint.")
 
+	// Code that does not compile still gets a hint, of the exercise its
+	// first error is in; an error elsewhere gets none.
+	loop := filepath.Join(wb.copyDir("02-loop"), "loop.go")
+	starter, err := os.ReadFile(loop)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(loop, []byte(strings.Replace(string(starter), "// exercise: run-loop\n", "// exercise: run-loop\n\tnotYetWritten()\n", 1)), 0o644))
+	res = runCommand(t, wb, "hint", "02")
+	assert.Equal(t, 0, res.status, res.stdout)
+	assert.Contains(t, res.stdout, "Your code does not compile yet: go run ./labs check 02-loop shows the compiler's errors. The first is in this exercise's code.\n")
+	assert.Contains(t, res.stdout, "Hint 4 of 4 for exercise 1 of 02-loop")
+	require.NoError(t, os.WriteFile(loop, starter, 0o644))
+	print := filepath.Join(wb.copyDir("02-loop"), "print.go")
+	printSrc, err := os.ReadFile(print)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(print, append(slices.Clip(printSrc), "\nfunc broken() { notYetWritten() }\n"...), 0o644))
+	res = runCommand(t, wb, "hint", "02")
+	assert.Equal(t, 1, res.status)
+	assert.Contains(t, res.stdout, "Hints are for code that compiles.")
+	require.NoError(t, os.WriteFile(print, printSrc, 0o644))
+
 	res = runCommand(t, wb)
 	assert.Contains(t, res.stdout, "✗ exercise 1: the six steps of runLoop: steps 1 and 2")
 	assert.Contains(t, res.stdout, "Next: go run ./labs check 02-loop")
@@ -75,7 +96,6 @@ func TestALearnersWayThroughLab02(t *testing.T) {
 	// Output that is not the lab's: the golden test compares with the lab's
 	// output, never advises regenerating it, and keeps the learner's in
 	// the copy.
-	print := filepath.Join(wb.copyDir("02-loop"), "print.go")
 	src, err := os.ReadFile(print)
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(print, []byte(strings.Replace(string(src), `"answer:"`, `"answer: "`, 1)), 0o644))
