@@ -76,6 +76,9 @@ func (nb *Notebook) Write(ctx context.Context, _ string, args WriteArgs, report 
 	nb.mu.Lock()
 	defer nb.mu.Unlock()
 	nb.notes[args.Path] = args.Text
+	if len(args.Text) == 1 {
+		return "wrote 1 byte to " + args.Path, nil
+	}
 	return fmt.Sprintf("wrote %d bytes to %s", len(args.Text), args.Path), nil
 }
 

@@ -12,6 +12,10 @@
 // and writes or compares expected/NAME.txt. A case whose program exits with a
 // non-zero status is an error: a golden file holds the output of a run that
 // worked.
+//
+// It runs as the labs do (cli.Main): a bad command line exits with status 2,
+// a failure with 1, lost output is a failure, and Ctrl-C stops it between
+// cases, removes the programs it built, and exits with 130.
 package main
 
 import (
@@ -25,31 +29,18 @@ import (
 	"strings"
 
 	"github.com/agent-loop-lab/agent-loop-lab/expected"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
 )
 
-func main() {
-	err := run(context.Background(), os.Args[1:], os.Stdout, os.Stderr)
-	var usage usageError
-	switch {
-	case err == nil:
-	case errors.Is(err, flag.ErrHelp):
-	case errors.As(err, &usage):
-		fmt.Fprintln(os.Stderr, "golden:", err)
-		os.Exit(2)
-	default:
-		fmt.Fprintln(os.Stderr, "golden:", err)
-		os.Exit(1)
-	}
-}
+func main() { cli.Main(run) }
 
-// usageError is a command line that asks for something impossible; it exits
-// with status 2, as a bad flag does.
-type usageError struct{ msg string }
-
-// Error returns the message.
-func (e usageError) Error() string { return e.msg }
-
+// run is the command, with its command line and its streams.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	// refuse reports a command line that asks for something impossible.
+	refuse := func(format string, a ...any) error {
+		fmt.Fprintf(stderr, "golden: "+format+"\n", a...)
+		return cli.ErrUsage
+	}
 	fs := flag.NewFlagSet("golden", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	check := fs.Bool("check", false, "compare the labs' output with the golden files instead of writing them")
@@ -74,10 +65,10 @@ start with one of them.
 	case err != nil:
 		// The flag package has printed the problem.
 		usage(stderr)
-		return usageError{"bad command line"}
+		return cli.ErrUsage
 	}
 	if *repeat < 1 || (*repeat > 1 && !*check) {
-		return usageError{"-repeat must be at least 1, and more than 1 only with -check"}
+		return refuse("-repeat must be at least 1, and more than 1 only with -check")
 	}
 	cases, err := expected.Cases()
 	if err != nil {
@@ -86,7 +77,7 @@ start with one of them.
 	if prefixes := fs.Args(); len(prefixes) > 0 {
 		for _, p := range prefixes {
 			if !slices.ContainsFunc(cases, func(c expected.Case) bool { return strings.HasPrefix(c.Name, p) }) {
-				return usageError{fmt.Sprintf("no case's name starts with %q", p)}
+				return refuse("no case's name starts with %q", p)
 			}
 		}
 		cases = slices.DeleteFunc(cases, func(c expected.Case) bool {

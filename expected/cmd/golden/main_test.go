@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
+	"strings"
 	"testing"
 
+	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -14,25 +15,36 @@ import (
 // builds anything, and its help.
 func TestCommandLine(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	err := run(context.Background(), []string{"-h"}, &stdout, &stderr)
-	assert.ErrorIs(t, err, flag.ErrHelp)
+	assert.Equal(t, 0, cli.Run(context.Background(), run, []string{"-h"}, &stdout, &stderr))
 	assert.Contains(t, stdout.String(), "Usage: go run ./expected/cmd/golden", "help goes to standard output")
 
 	for _, tt := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"-no-such-flag"}, "bad command line"},
-		{[]string{"-repeat", "0", "-check"}, "-repeat must be at least 1, and more than 1 only with -check"},
-		{[]string{"-repeat", "2"}, "-repeat must be at least 1, and more than 1 only with -check"},
-		{[]string{"-check", "07-"}, `no case's name starts with "07-"`},
+		{[]string{"-no-such-flag"}, "flag provided but not defined: -no-such-flag"},
+		{[]string{"-repeat", "0", "-check"}, "golden: -repeat must be at least 1, and more than 1 only with -check\n"},
+		{[]string{"-repeat", "2"}, "golden: -repeat must be at least 1, and more than 1 only with -check\n"},
+		{[]string{"-check", "07-"}, "golden: no case's name starts with \"07-\"\n"},
+		{[]string{"-check", "\x1b[2J"}, `golden: no case's name starts with "\x1b[2J"` + "\n"},
 	} {
 		stdout.Reset()
-		err := run(context.Background(), tt.args, &stdout, &stderr)
-		var usage usageError
-		if assert.True(t, errors.As(err, &usage), "%v: %v", tt.args, err) {
-			assert.Equal(t, tt.want, usage.Error())
-		}
-		assert.Empty(t, stdout.String(), "%v: nothing runs", tt.args)
+		stderr.Reset()
+		assert.Equal(t, 2, cli.Run(context.Background(), run, tt.args, &stdout, &stderr), "%q", tt.args)
+		assert.True(t, strings.HasPrefix(stderr.String(), tt.want), "%q: %s", tt.args, stderr.String())
+		assert.Empty(t, stdout.String(), "%q: nothing runs", tt.args)
 	}
 }
+
+// TestLostOutputIsAFailure checks that golden fails when what it says
+// cannot be written, as the labs do.
+func TestLostOutputIsAFailure(t *testing.T) {
+	var stderr bytes.Buffer
+	assert.Equal(t, 1, cli.Run(context.Background(), run, []string{"-h"}, failingWriter{}, &stderr))
+	assert.Contains(t, stderr.String(), "write output: disk full")
+}
+
+// failingWriter fails every write, as a full disk does.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }

@@ -29,7 +29,10 @@ type report struct {
 	buildMore int      // how many of build's lines are left out
 	// panicked is a panic that ended the tests before any ran, such as
 	// one in a package variable's initializer: its value and where.
-	panicked  []string
+	panicked []string
+	// exited is set when the test program ended before any test ran,
+	// without a panic: an init function that calls os.Exit.
+	exited    bool
 	exercises []exerciseResult
 	// checkedAll is true once the tests outside the exercises ran: the
 	// second phase, which runs only when every exercise passes.
@@ -65,7 +68,7 @@ type finding struct {
 // cannotRun reports whether the copy's tests could not run: it does not
 // compile, or it panics before any test runs.
 func (r *report) cannotRun() bool {
-	return len(r.build) > 0 || len(r.panicked) > 0
+	return len(r.build) > 0 || len(r.panicked) > 0 || r.exited
 }
 
 // exercisesPass reports whether every exercise passes.
@@ -220,6 +223,12 @@ func (r *report) first(run *pkgRun) {
 	if r.panicked = panicBeforeTests(run, r.dir, r.rel, r.lab.learnerFiles()...); r.panicked != nil {
 		return
 	}
+	if len(run.order) == 0 && hasTests(r.dir) {
+		// go test says ok, and no test ran: the test program ended as
+		// the package started.
+		r.exited = true
+		return
+	}
 	for i := range r.lab.Exercises {
 		e := &r.lab.Exercises[i]
 		res := exerciseResult{exercise: e, broken: -1}
@@ -286,6 +295,8 @@ func (r *report) findingOf(run *pkgRun, test string) *finding {
 		return &finding{test: test, why: msgMissingTest, whyArgs: []any{test, r.lab.Name}}
 	case t.status == passed, t.status == skipped:
 		return nil
+	case t.status == unfinished && !run.timedOut && panicOf(t.output, "", "") == nil:
+		return &finding{test: test, why: msgExitedInTest}
 	case t.status == unfinished && run.timedOut:
 		f := &finding{test: test, why: msgTimeout, whyArgs: []any{testTimeout}}
 		// go test's dump of the goroutines shows where the copy's code was.
@@ -400,4 +411,10 @@ func (r *report) missingDir(name string) string {
 		}
 	}
 	return ""
+}
+
+// hasTests reports whether the directory holds a test file.
+func hasTests(dir string) bool {
+	files, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
+	return len(files) > 0
 }

@@ -3,6 +3,7 @@ package track
 import (
 	"bytes"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -316,6 +317,17 @@ func TestADeletedTestFileSaysHowToRestoreIt(t *testing.T) {
 	assert.Contains(t, text, "note: testdata/ is missing from your copy")
 
 	needShell(t)
+	// cp -R keeps the modes of what it copies: in a read-only checkout the
+	// restored directory is read-only too, and the test's cleanup could
+	// not remove it.
+	t.Cleanup(func() {
+		filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+			if err == nil && d.IsDir() {
+				os.Chmod(path, 0o755)
+			}
+			return nil
+		})
+	})
 	for _, command := range restores {
 		cmd := exec.Command("sh", "-c", command)
 		cmd.Dir = wb.root
@@ -435,4 +447,26 @@ func TestADeletedCodeFileIsNamed(t *testing.T) {
 	assert.Contains(t, text, "note: loop.go, where you write your code, is missing from your copy. Write it again, or start over: go run ./labs reset 03-maxturns\n")
 	assert.Contains(t, text, "note: tools.go is missing from your copy. To restore it: cp labs/03-maxturns/tools.go "+rel+"/tools.go\n")
 	assert.Less(t, strings.Index(text, "note: "), strings.Index(text, "undefined: Tool"), "the notes explain the compiler's errors, so they come first")
+}
+
+// TestTheLearnersTextReachesTheTerminalEscaped checks that what go test and
+// the learner's code print, a panic's value, a test's message, the
+// compiler's, cannot move the cursor, retitle the window or reverse a line:
+// each such character is written escaped, and every line stays one line.
+func TestTheLearnersTextReachesTheTerminalEscaped(t *testing.T) {
+	lab := registry["01-no-loop"]
+	hostile := "x \x1b[31mred\x1b]0;pwn\x07 \u202edesrever"
+	r := &report{lab: lab, rel: "mywork/01-no-loop", exercises: []exerciseResult{{
+		exercise: &lab.Exercises[0], broken: 0,
+		finding: &finding{test: "TestX", why: msgPanic, whyArgs: []any{hostile}, lines: []string{"  main_test.go:9: " + hostile, "  -\t\tArgs: 2,"}},
+	}}}
+	text := writeReport(r, English)
+	assert.NotContains(t, text, "\x1b")
+	assert.NotContains(t, text, "\x07")
+	assert.NotContains(t, text, "\u202e")
+	assert.Contains(t, text, `the test panicked: x \x1b[31mred\x1b]0;pwn\a \u202edesrever`)
+	assert.Contains(t, text, "  -\t\tArgs: 2,", "tabs stay: go-cmp's diffs indent with them")
+
+	built := &report{lab: lab, rel: "mywork/01-no-loop", build: []string{"main.go:3:1: " + hostile}}
+	assert.NotContains(t, writeReport(built, English), "\x1b")
 }

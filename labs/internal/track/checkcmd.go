@@ -79,7 +79,7 @@ func (s *session) hint(ctx context.Context, lab *Lab) error {
 			return errFailed
 		}
 		s.out.say(msgHintDoesNotCompile, lab.Name)
-	case len(r.panicked) > 0:
+	case len(r.panicked) > 0, r.exited:
 		s.out.say(msgHintPanic, lab.Name)
 		return errFailed
 	default:

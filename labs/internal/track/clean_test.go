@@ -2,6 +2,8 @@ package track
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -209,4 +211,76 @@ func TestRuleFromName(t *testing.T) {
 	assert.Equal(t, "a failing tool stops this loop (TestAFailingToolStopsThisLoop)", ruleFromName("TestAFailingToolStopsThisLoop"))
 	assert.Equal(t, "command line: unknown flag (TestCommandLine/unknown_flag)", ruleFromName("TestCommandLine/unknown_flag"))
 	assert.Equal(t, "json as text (TestJSONAsText)", ruleFromName("TestJSONAsText"))
+}
+
+// TestAFloodOfOutputIsCapped checks that a learner's code that prints in a
+// loop cannot fill the memory: past its limit, a package's output keeps
+// only the lines that say what happened, and every other event.
+func TestAFloodOfOutputIsCapped(t *testing.T) {
+	const pkg = "github.com/x/mywork/01-no-loop"
+	flood := events(t, testEvent{Action: "output", Package: pkg, Test: "TestA", Output: "flood flood flood flood flood\n"})
+	var l eventLog
+	write := func(b []byte) {
+		// In pieces that cut lines, as a pipe may.
+		for len(b) > 0 {
+			n := min(len(b), 7)
+			l.Write(b[:n])
+			b = b[n:]
+		}
+	}
+	write(events(t, testEvent{Action: "run", Package: pkg, Test: "TestA"}))
+	for written := 0; written < maxOutput+1<<20; written += len(flood) {
+		l.Write(flood)
+	}
+	write(events(t,
+		testEvent{Action: "output", Package: pkg, Test: "TestA", Output: "flood after the limit\n"},
+		testEvent{Action: "output", Package: pkg, Test: "TestA", Output: "panic: test timed out after 10s\n"},
+		testEvent{Action: "output", Package: pkg, Test: "TestA", Output: "\t/repo/mywork/01-no-loop/main.go:60 +0x1\n"},
+		testEvent{Action: "output", Package: "github.com/x/mywork/02-loop", Test: "TestB", Output: "another package's line\n"},
+		testEvent{Action: "fail", Package: pkg},
+	))
+	assert.Less(t, l.buf.Len(), maxOutput+1<<10, "the flood past the limit is dropped")
+	run := parseEvents(l.buf.Bytes(), []string{"mywork/01-no-loop"})["mywork/01-no-loop"]
+	require.NotNil(t, run)
+	out := strings.Join(run.tests["TestA"].output, "\n")
+	assert.NotContains(t, out, "flood after the limit")
+	assert.Contains(t, out, "panic: test timed out after 10s")
+	assert.Contains(t, out, "\t/repo/mywork/01-no-loop/main.go:60 +0x1")
+	assert.Contains(t, l.buf.String(), "another package's line", "each package has its own limit")
+}
+
+// TestAnExitIsNotAMissingTest checks what check says when the learner's
+// code calls os.Exit: as the package starts, go test says ok and no test
+// ran; in a test, the test never ends and the tests after it never run.
+// Neither is a test missing from the copy.
+func TestAnExitIsNotAMissingTest(t *testing.T) {
+	const pkg = "github.com/x/mywork/01-no-loop"
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "main_test.go"), []byte("package main\n"), 0o644))
+	lab := &Lab{Name: "01-no-loop", Exercises: []Exercise{{Rules: []Rule{{Test: "TestA"}, {Test: "TestB"}}}}}
+
+	atStart := parseEvents(events(t,
+		testEvent{Action: "start", Package: pkg},
+		testEvent{Action: "output", Package: pkg, Output: "ok  \t" + pkg + "\t0.005s\n"},
+		testEvent{Action: "pass", Package: pkg},
+	), []string{"mywork/01-no-loop"})["mywork/01-no-loop"]
+	r := &report{lab: lab, dir: dir, rel: "mywork/01-no-loop"}
+	r.first(atStart)
+	assert.True(t, r.exited)
+	assert.True(t, r.cannotRun())
+	assert.Contains(t, writeReport(r, English), "Your code in mywork/01-no-loop ends the test program as the package starts, before any test runs: does an init function call os.Exit or log.Fatal?")
+
+	inTest := parseEvents(events(t,
+		testEvent{Action: "start", Package: pkg},
+		testEvent{Action: "run", Package: pkg, Test: "TestA"},
+		testEvent{Action: "output", Package: pkg, Test: "TestA", Output: "=== RUN   TestA\n"},
+		testEvent{Action: "output", Package: pkg, Output: "FAIL\t" + pkg + "\t0.006s\n"},
+		testEvent{Action: "fail", Package: pkg},
+	), []string{"mywork/01-no-loop"})["mywork/01-no-loop"]
+	r = &report{lab: lab, dir: dir, rel: "mywork/01-no-loop"}
+	r.first(inTest)
+	require.Len(t, r.exercises, 1)
+	assert.Equal(t, 0, r.exercises[0].broken)
+	assert.Equal(t, msgExitedInTest, r.exercises[0].finding.why)
+	assert.Equal(t, msgNotRun, r.findingOf(inTest, "TestB").why, "the test after the exit did not run; it is not missing")
 }

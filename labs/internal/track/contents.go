@@ -95,6 +95,9 @@ func (s *session) contentsOf(r *report) {
 	case len(r.panicked) > 0:
 		p.sayIn(p.bad, msgTOCPanic)
 		return
+	case r.exited:
+		p.sayIn(p.bad, msgTOCExited)
+		return
 	}
 	for i, e := range r.exercises {
 		title := e.exercise.Title.In(p.lang)
@@ -112,7 +115,7 @@ func (s *session) contentsOf(r *report) {
 	case r.other != nil && r.other.test == "":
 		p.say(msgTOCNotChecked, p.sprint(r.other.why, r.other.whyArgs...))
 	case r.other != nil:
-		p.sayIn(p.bad, msgTOCOther, r.other.test)
+		p.sayIn(p.bad, msgTOCOther, printable(r.other.test))
 	case r.golden != nil:
 		p.sayIn(p.bad, msgTOCGolden, goldenRule.In(p.lang))
 	default:

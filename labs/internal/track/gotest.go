@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
 	"regexp"
 	"strings"
@@ -42,7 +43,7 @@ type pkgRun struct {
 	output      []string // the package's lines that belong to no test
 	timedOut    bool     // go test's -timeout ended it
 	running     []string // with timedOut, the tests that were running
-	crashed     bool     // a panic or a timeout ended it: later tests never ran
+	crashed     bool     // a panic, a timeout or an exit ended it: later tests never ran
 }
 
 // newPkgRun returns an empty pkgRun.
@@ -90,13 +91,23 @@ func (wb *workbook) runTests(ctx context.Context, pkgs []string, args ...string)
 	}
 	cmd := exec.CommandContext(ctx, "go", cmdArgs...)
 	cmd.Dir = wb.root
-	var stdout, stderr bytes.Buffer
+	// On Ctrl-C, ask go test to stop, as a terminal does, so that it
+	// removes its temporary build directory; kill it only if it does not.
+	cmd.Cancel = func() error {
+		if err := cmd.Process.Signal(os.Interrupt); err != nil {
+			return cmd.Process.Kill() // Windows cannot send an interrupt
+		}
+		return nil
+	}
+	cmd.WaitDelay = 5 * time.Second
+	var stdout eventLog
+	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	runErr := cmd.Run()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	runs := parseEvents(stdout.Bytes(), pkgs)
+	runs := parseEvents(stdout.buf.Bytes(), pkgs)
 	if len(runs) == 0 && runErr != nil {
 		return nil, fmt.Errorf("go test: %v\n%s", runErr, firstLines(strings.TrimSpace(stderr.String()), 10))
 	}
@@ -177,6 +188,13 @@ func parseEvents(out []byte, pkgs []string) map[string]*pkgRun {
 		if run.timedOut {
 			run.running = timedOutTests(run)
 		}
+		// A test that never ended, with no panic: the test program
+		// exited in its middle, and the tests after it never ran.
+		for _, t := range run.tests {
+			if t.status == unfinished {
+				run.crashed = true
+			}
+		}
 	}
 	return runs
 }
@@ -222,4 +240,69 @@ func firstLines(text string, n int) string {
 		lines = lines[:n]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// maxOutput is how many bytes of a package's output events an eventLog
+// keeps before it keeps only the lines that tell what happened.
+const maxOutput = 8 << 20
+
+// An eventLog keeps go test -json's lines. A learner's code that prints in
+// a loop that never ends would fill the memory before go test's timeout
+// ends it, so past maxOutput bytes of a package's output it keeps only the
+// output lines that tell what happened, a panic, a test's end, the stack's
+// frames, and every event that is not output.
+type eventLog struct {
+	buf     bytes.Buffer
+	partial []byte         // the start of a line still being written
+	output  map[string]int // bytes of output kept, by package
+}
+
+func (l *eventLog) Write(b []byte) (int, error) {
+	n := len(b)
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			if len(l.partial) < maxOutput { // one endless line: only its start
+				l.partial = append(l.partial, b...)
+			}
+			break
+		}
+		l.keep(append(l.partial, b[:i+1]...))
+		l.partial = l.partial[:0]
+		b = b[i+1:]
+	}
+	return n, nil
+}
+
+// keep adds one line of go test -json to the log, unless it is output past
+// its package's limit that tells nothing.
+func (l *eventLog) keep(line []byte) {
+	if bytes.Contains(line, []byte(`"Action":"output"`)) {
+		if l.output == nil {
+			l.output = map[string]int{}
+		}
+		pkg := jsonField(line, "Package")
+		if l.output[pkg] >= maxOutput && !telling.Match(line) {
+			return
+		}
+		l.output[pkg] += len(line)
+	}
+	l.buf.Write(line)
+}
+
+// telling matches the output events that say what happened to a test.
+var telling = regexp.MustCompile(`"Output":"(panic: |goroutine |--- |=== |\\t|FAIL|ok |created by )`)
+
+// jsonField returns a string field's raw value in a line of JSON, or "".
+func jsonField(line []byte, name string) string {
+	key := []byte(`"` + name + `":"`)
+	i := bytes.Index(line, key)
+	if i < 0 {
+		return ""
+	}
+	rest := line[i+len(key):]
+	if j := bytes.IndexByte(rest, '"'); j >= 0 {
+		return string(rest[:j])
+	}
+	return ""
 }

@@ -38,6 +38,8 @@ var (
 	msgTimeout          = Text{EN: "the test did not finish within %s: a loop that never ends, or a wait for something that never comes, is the likely cause", ZH: "这个测试在 %s 内没有结束：多半是循环停不下来，或者在等一个永远不会来的东西"}
 	msgNoMessage        = Text{EN: "the test failed without saying why", ZH: "这个测试失败了，但没有说明原因"}
 	msgPanic            = Text{EN: "the test panicked: %s", ZH: "这个测试发生了 panic：%s"}
+	msgExitBeforeTests  = Text{EN: "Your code in %s ends the test program as the package starts, before any test runs: does an init function call os.Exit or log.Fatal?", ZH: "你在 %s 里的代码在包初始化时就结束了测试程序，还没有任何测试运行：是不是某个 init 函数调用了 os.Exit 或 log.Fatal？"}
+	msgExitedInTest     = Text{EN: "the test program exited in the middle of this test, without a panic: does your code call os.Exit or log.Fatal?", ZH: "测试程序在这个测试进行到一半时退出了，没有 panic：你的代码是不是调用了 os.Exit 或 log.Fatal？"}
 	msgPanicBeforeTests = Text{EN: "Your code in %s panics as the package starts, before any test runs:", ZH: "你在 %s 里的代码在包初始化时就发生了 panic，还没有任何测试运行："}
 	msgDiffHeader       = Text{EN: "got differs from want (-want +got):", ZH: "实际结果和期望的不一样（-want +got）："}
 	msgMoreLines        = Text{EN: "… %d more lines: %s", ZH: "…… 还有 %d 行：%s"}
@@ -145,7 +147,7 @@ LAB 是实验的目录名、编号，或者名字的开头：02-loop、02、loop
 	// hint
 	msgHintDoesNotCompile = Text{EN: "Your code does not compile yet: go run ./labs check %s shows the compiler's errors. The first is in this exercise's code.", ZH: "你的代码还编译不通过：go run ./labs check %s 会显示编译器报的错。第一个错误就在这个练习的代码里。"}
 	msgHintBuild          = Text{EN: "Your code does not compile yet; go run ./labs check %s shows the errors. Hints are for code that compiles.", ZH: "你的代码还编译不通过；go run ./labs check %s 会显示错误。提示只给能编译的代码。"}
-	msgHintPanic          = Text{EN: "Your code panics before any test runs; go run ./labs check %s shows where. Hints are for code whose tests run.", ZH: "你的代码还没运行任何测试就发生了 panic；go run ./labs check %s 会显示在哪里。提示只给测试能运行的代码。"}
+	msgHintPanic          = Text{EN: "Your code panics or exits before any test runs; go run ./labs check %s says more. Hints are for code whose tests run.", ZH: "你的代码还没运行任何测试就发生了 panic 或退出了；go run ./labs check %s 会说得更详细。提示只给测试能运行的代码。"}
 	msgHintAllPass        = Text{EN: "Every exercise of %s passes: no hint needed.", ZH: "%s 的每个练习都通过了：不需要提示。"}
 	msgHintExercisePass   = Text{EN: "Every exercise of %s passes; go run ./labs check %s shows what else fails.", ZH: "%s 的每个练习都通过了；还有什么没通过，go run ./labs check %s 会告诉你。"}
 	msgHintHeader         = Text{EN: "Hint %d of %d for exercise %d of %s, %s:", ZH: "第 %d 条提示（共 %d 条），针对练习 %d（%s：%s）："}
@@ -172,6 +174,7 @@ LAB 是实验的目录名、编号，或者名字的开头：02-loop、02、loop
 	msgTOCPasses      = Text{EN: "    ✓ exercise %d: %s", ZH: "    ✓ 练习 %d：%s"}
 	msgTOCFails       = Text{EN: "    ✗ exercise %d: %s: %s", ZH: "    ✗ 练习 %d：%s；没满足：%s"}
 	msgTOCBuild       = Text{EN: "    ✗ does not compile", ZH: "    ✗ 编译不通过"}
+	msgTOCExited      = Text{EN: "    ✗ exits before any test runs", ZH: "    ✗ 还没运行任何测试就退出了"}
 	msgTOCPanic       = Text{EN: "    ✗ panics before any test runs", ZH: "    ✗ 还没运行任何测试就 panic 了"}
 	msgTOCIsAFile     = Text{EN: "    ✗ %s is not a directory", ZH: "    ✗ %s 不是目录"}
 	msgTOCNotRun      = Text{EN: "    · exercise %d: %s: not checked, an earlier test crashed or did not finish", ZH: "    · 练习 %d：%s：没有检查，前面有测试崩溃了，或者没有结束"}

@@ -3,7 +3,9 @@ package track
 import (
 	"fmt"
 	"io"
+	"strings"
 
+	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
 	"github.com/fatih/color"
 )
 
@@ -44,6 +46,25 @@ func (p *printer) say(t Text, args ...any) {
 // sayIn writes a message in a colour.
 func (p *printer) sayIn(c *color.Color, t Text, args ...any) {
 	fmt.Fprintln(p.w, c.Sprintf(t.In(p.lang), args...))
+}
+
+// text writes lines that come from go test and the learner's code, which
+// may hold anything: every character that would not print as itself, such
+// as an escape sequence or a bidirectional override, is written escaped, as
+// the labs do (cli.Printable). Tabs stay: go-cmp's diffs indent with them.
+func (p *printer) text(lines ...string) {
+	for _, l := range lines {
+		p.lines(printable(l))
+	}
+}
+
+// printable escapes what would not print as itself in s, but its tabs.
+func printable(s string) string {
+	parts := strings.Split(s, "\t")
+	for i, part := range parts {
+		parts[i] = cli.Printable(part)
+	}
+	return strings.Join(parts, "\t")
 }
 
 // lines writes lines as they are.

@@ -22,15 +22,19 @@ func (r *report) write(p *printer, next string) {
 		} else {
 			p.say(msgDoesNotCompile, r.rel)
 		}
-		p.lines(r.build...)
+		p.text(r.build...)
 		if r.buildMore > 0 {
 			p.lines(p.moreLines(r.buildMore, "go vet ./"+r.rel))
 		}
 		return
 	}
+	if r.exited {
+		p.say(msgExitBeforeTests, r.rel)
+		return
+	}
 	if len(r.panicked) > 0 {
 		p.say(msgPanicBeforeTests, r.rel)
-		p.lines(r.panicked...)
+		p.text(r.panicked...)
 		return
 	}
 	p.lines("")
@@ -59,7 +63,7 @@ func (r *report) write(p *printer, next string) {
 		// No test failed: the second phase could not run.
 		p.say(msgOtherNotChecked, p.sprint(r.other.why, r.other.whyArgs...))
 	case r.other != nil:
-		p.sayIn(p.bad, msgOtherFails, ruleFromName(r.other.test))
+		p.sayIn(p.bad, msgOtherFails, printable(ruleFromName(r.other.test)))
 		r.writeFinding(p, r.other)
 	default:
 		p.sayIn(p.good, msgOthersPass)
@@ -77,16 +81,16 @@ func (r *report) write(p *printer, next string) {
 // writeFinding prints what went wrong in a test.
 func (r *report) writeFinding(p *printer, f *finding) {
 	if f.test != "" {
-		p.say(msgBrokenTest, f.test)
+		p.say(msgBrokenTest, printable(f.test))
 	}
 	if f.why.EN != "" {
-		p.lines("    " + p.sprint(f.why, f.whyArgs...))
+		p.text("    " + p.sprint(f.why, f.whyArgs...))
 	}
 	for _, l := range f.lines {
 		if l == "  "+msgDiffHeader.EN {
 			l = "  " + msgDiffHeader.In(p.lang)
 		}
-		p.lines("    " + l)
+		p.text("    " + l)
 	}
 	if f.hidden > 0 {
 		p.lines("    " + p.moreLines(f.hidden, f.more))
@@ -125,7 +129,7 @@ func (r *report) writeNext(p *printer, next string) {
 	case r.other != nil && r.other.test == "":
 		p.say(msgNextCheckAgain, name)
 	case r.other != nil:
-		p.say(msgNextOther, r.other.test, name)
+		p.say(msgNextOther, printable(r.other.test), name)
 	case r.golden != nil:
 		p.say(msgNextGolden, name)
 	default:
