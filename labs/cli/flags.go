@@ -33,16 +33,12 @@ func NewFlagSet(name, about string) *FlagSet {
 // replace the first, so a learner who typed -max-turns 2 -max-turns 3
 // would not know which one the run used; Parse refuses it instead.
 func (fs *FlagSet) Parse(args []string, stdout, stderr io.Writer) error {
-	values := map[string]*onceValue{}
-	fs.VisitAll(func(f *flag.Flag) {
-		values[f.Name] = &onceValue{Value: f.Value}
-		f.Value = values[f.Name]
-	})
+	twice, restore := OnlyOnce(fs.FlagSet)
 	// The flag package writes each mistake to its output; Parse writes
 	// it itself, kept to one line.
 	fs.SetOutput(io.Discard)
 	err := fs.FlagSet.Parse(args)
-	fs.VisitAll(func(f *flag.Flag) { f.Value = values[f.Name].Value })
+	restore()
 
 	switch {
 	case errors.Is(err, flag.ErrHelp):
@@ -50,10 +46,8 @@ func (fs *FlagSet) Parse(args []string, stdout, stderr io.Writer) error {
 		return err
 	case err != nil:
 		mistake := err.Error()
-		for name, v := range values {
-			if v.twice {
-				mistake = "flag given twice: -" + name
-			}
+		if name := twice(); name != "" {
+			mistake = "flag given twice: -" + name
 		}
 		return fs.Refuse(stderr, "%s", Printable(mistake))
 	case fs.NArg() > 0:
@@ -153,17 +147,36 @@ func (fs *FlagSet) help(w io.Writer) {
 	fmt.Fprintln(w, "  -h\n    \tprint this help")
 }
 
-// An onceValue is a flag's value while Parse runs: it takes one value and
-// refuses a second. Parse finds which flag was given twice by its twice.
+// OnlyOnce makes every flag of fs refuse a second value, so that a second
+// -max-turns cannot silently replace the first: the flag package then
+// returns an error for it. twice names the flag that was given twice, or
+// returns "". restore gives the flags their own values back; call it once
+// the command line is parsed, before printing the flags' defaults, which
+// the flag package reads off the values' types. The labs' Parse uses it,
+// and so do the workbook's other commands, which parse flags of their own.
+func OnlyOnce(fs *flag.FlagSet) (twice func() string, restore func()) {
+	var name string
+	own := map[string]flag.Value{}
+	fs.VisitAll(func(f *flag.Flag) {
+		own[f.Name] = f.Value
+		f.Value = &onceValue{Value: f.Value, twice: func() { name = f.Name }}
+	})
+	twice = func() string { return name }
+	restore = func() { fs.VisitAll(func(f *flag.Flag) { f.Value = own[f.Name] }) }
+	return twice, restore
+}
+
+// An onceValue takes one value and refuses a second.
 type onceValue struct {
 	flag.Value
-	given, twice bool
+	given bool
+	twice func()
 }
 
 // Set passes the first value on, and refuses any other.
 func (v *onceValue) Set(s string) error {
 	if v.given {
-		v.twice = true
+		v.twice()
 		return errors.New("given twice")
 	}
 	v.given = true

@@ -42,9 +42,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return cli.ErrUsage
 	}
 	fs := flag.NewFlagSet("golden", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(io.Discard) // the mistake is printed below, in one line
 	check := fs.Bool("check", false, "compare the labs' output with the golden files instead of writing them")
 	repeat := fs.Int("repeat", 1, "with -check, run each case `N` times")
+	twice, restore := cli.OnlyOnce(fs)
 	usage := func(w io.Writer) {
 		fmt.Fprint(w, `Usage: go run ./expected/cmd/golden [-check [-repeat N]] [NAME-PREFIX ...]
 
@@ -58,12 +59,18 @@ start with one of them.
 		fs.PrintDefaults()
 	}
 	fs.Usage = func() {} // usage is printed below, to the right stream
-	switch err := fs.Parse(args); {
+	err := fs.Parse(args)
+	restore()
+	switch {
 	case errors.Is(err, flag.ErrHelp):
 		usage(stdout)
 		return err
 	case err != nil:
-		// The flag package has printed the problem.
+		mistake := err.Error()
+		if name := twice(); name != "" {
+			mistake = "flag given twice: -" + name
+		}
+		fmt.Fprintln(stderr, cli.Printable(mistake))
 		usage(stderr)
 		return cli.ErrUsage
 	}

@@ -26,6 +26,7 @@ func TestCommandLine(t *testing.T) {
 		{[]string{"-repeat", "0", "-check"}, "golden: -repeat must be at least 1, and more than 1 only with -check\n"},
 		{[]string{"-repeat", "2"}, "golden: -repeat must be at least 1, and more than 1 only with -check\n"},
 		{[]string{"-check", "07-"}, "golden: no case's name starts with \"07-\"\n"},
+		{[]string{"-check", "-check"}, "flag given twice: -check\n"},
 		{[]string{"-check", "\x1b[2J"}, `golden: no case's name starts with "\x1b[2J"` + "\n"},
 	} {
 		stdout.Reset()

@@ -62,6 +62,8 @@ func run(ctx context.Context, wb *workbook, getenv func(string) string, args []s
 	fs.Usage = func() {}
 	langFlag := fs.String("lang", "", "")
 	force := fs.Bool("force", false, "")
+	once, restore := cli.OnlyOnce(fs)
+	defer restore()
 	// lang is the learner's language: -lang's once it is given, the
 	// locale's until then, so that -lang zh -h prints the help in Chinese.
 	lang := func() Lang {
@@ -77,6 +79,9 @@ func run(ctx context.Context, wb *workbook, getenv func(string) string, args []s
 			if errors.Is(err, flag.ErrHelp) {
 				fmt.Fprintf(stdout, msgUsage.In(lang()), strings.Join(wb.labs, msgListComma.In(lang())))
 				return err
+			}
+			if name := once(); name != "" {
+				err = errors.New("flag given twice: -" + name)
 			}
 			return usage(wb, lang(), stderr, msgBadFlag, err)
 		}

@@ -94,6 +94,8 @@ func TestBadCommandLines(t *testing.T) {
 		{[]string{"-force"}, "-force is only for reset"},
 		{[]string{"-lang", "fr", "check", "02"}, `-lang "fr": the languages are en and zh`},
 		{[]string{"-x"}, "flag provided but not defined: -x"},
+		{[]string{"reset", "-force", "-force", "02"}, "flag given twice: -force"},
+		{[]string{"-lang", "en", "check", "02", "-lang", "zh"}, "flag given twice: -lang"},
 		{[]string{"check", "\x1b[2J"}, `no lab is named "\x1b[2J"`},
 	}
 	for _, tt := range tests {
