@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -24,6 +25,7 @@ type terminal struct {
 	t          *testing.T
 	in         *io.PipeWriter
 	interrupts chan struct{}
+	hangups    chan os.Signal
 	stdout     bytes.Buffer
 	stderr     bytes.Buffer
 	done       chan error
@@ -34,8 +36,9 @@ type terminal struct {
 func startChat(t *testing.T, args ...string) *terminal {
 	t.Helper()
 	r, w := io.Pipe()
-	term := &terminal{t: t, in: w, interrupts: make(chan struct{}, 1), done: make(chan error, 1)}
+	term := &terminal{t: t, in: w, interrupts: make(chan struct{}, 1), hangups: make(chan os.Signal, 1), done: make(chan error, 1)}
 	ctx := cli.WithInterrupts(cli.WithStdin(context.Background(), r), term.interrupts)
+	ctx = cli.WithHangups(ctx, term.hangups)
 	go func() {
 		term.done <- run(ctx, args, &term.stdout, &term.stderr)
 		r.Close()
@@ -131,7 +134,7 @@ func inOrder(t *testing.T, text string, lines ...string) {
 		i := strings.Index(rest, line+"\n")
 		if i < 0 || (i > 0 && rest[i-1] != '\n') {
 			lines := strings.SplitAfter(text, "\n")
-			t.Fatalf("missing, or out of order: %q\nin (the first 25 of %d lines):\n%s", line, len(lines), strings.Join(lines[:min(25, len(lines))], ""))
+			t.Fatalf("missing, or out of order: %q\nin (%d of %d lines):\n%s", line, min(25, len(lines)), len(lines), strings.Join(lines[:min(25, len(lines))], ""))
 		}
 		rest = rest[i+len(line):]
 	}
@@ -230,6 +233,43 @@ func TestChatCtrlC(t *testing.T) {
 			"loop ended: 2 turns, stop reason completed",
 		)
 	})
+}
+
+// TestAClosedTerminalKeepsTheRecording: SIGHUP, as when the terminal
+// closes, or SIGTERM ends the session as a Ctrl-C and the end of input
+// would together: the run in progress stops, and the recording is written.
+func TestAClosedTerminalKeepsTheRecording(t *testing.T) {
+	for _, busy := range []bool{false, true} {
+		t.Run(map[bool]string{false: "idle", true: "during a run"}[busy], func(t *testing.T) {
+			rec := filepath.Join(t.TempDir(), "session.json")
+			synctest.Test(t, func(t *testing.T) {
+				term := startChat(t, "-chat", "-record", rec)
+				term.typeLine("What is the weather in Cairo?")
+				if !busy {
+					term.after(time.Minute)
+				} else {
+					term.after(think + 8*word + 200*time.Millisecond) // Cairo takes 400 ms
+				}
+				term.hangups <- syscall.SIGHUP
+				require.NoError(t, term.wait(), "the session ends, with status 0")
+				term.in.Close()
+				if busy {
+					inOrder(t, term.stdout.String(),
+						"turn 1 · done call_1 weather ⇒ error: weather in Cairo: context canceled",
+						"(hangup: the run stops, and the session ends)",
+						"loop ended: 2 turns, stop reason aborted")
+				} else {
+					assert.Contains(t, term.stdout.String(), "loop ended: 2 turns, stop reason completed")
+				}
+				assert.Contains(t, term.stderr.String(), "recorded the session in "+rec)
+			})
+			var stdout, stderr bytes.Buffer
+			synctest.Test(t, func(t *testing.T) {
+				require.NoError(t, run(context.Background(), []string{"-scenario", rec}, &stdout, &stderr), stderr.String())
+			})
+			assert.Contains(t, stdout.String(), "What is the weather in Cairo?", "the recording replays")
+		})
+	}
 }
 
 // TestChatEndOfInputWaitsForTheRun: the end of input while the agent works

@@ -76,6 +76,7 @@ func Main(program Program) {
 	ctx, cancel := context.WithCancel(context.Background())
 	router := &interruptRouter{}
 	ctx = context.WithValue(ctx, interruptsKey, router)
+	ctx = context.WithValue(ctx, hangupsKey, fromMain{})
 	interrupts := make(chan os.Signal, 2)
 	signal.Notify(interrupts, os.Interrupt)
 	// Whoever ends the process holds ending, so that a second Ctrl-C

@@ -4,13 +4,16 @@ import (
 	"context"
 	"io"
 	"os"
+	"os/signal"
 	"sync"
+	"syscall"
 )
 
 // What a program that talks with a person at a terminal needs beyond its
-// arguments and outputs: its standard input, and each Ctrl-C for itself.
-// Both come through the program's context, so that a Program keeps one
-// signature, and a test hands in a pipe and a channel instead.
+// arguments and outputs: its standard input, each Ctrl-C for itself, and
+// the signals that end a session, when the terminal closes for instance.
+// They come through the program's context, so that a Program keeps one
+// signature, and a test hands in a pipe and channels instead.
 
 // A ctxKey keys a value that Main or a test puts in a program's context.
 type ctxKey int
@@ -18,7 +21,39 @@ type ctxKey int
 const (
 	interruptsKey ctxKey = iota
 	stdinKey
+	hangupsKey
 )
+
+// Hangups hands the signals that ask a program to end, SIGTERM and SIGHUP
+// (the terminal closed), to the caller, one value on the returned channel
+// each, instead of ending the process at once: for a program with
+// something to save first, such as -chat's recording. The program must
+// then end itself, soon. A program that never calls it ends at once on
+// them, as programs do.
+//
+// In a context that Main did not make, it returns the channel that
+// WithHangups put there, or nil, which never delivers.
+func Hangups(ctx context.Context) <-chan os.Signal {
+	switch v := ctx.Value(hangupsKey).(type) {
+	case fromMain:
+		ch := make(chan os.Signal, 2)
+		signal.Notify(ch, syscall.SIGTERM, syscall.SIGHUP)
+		return ch
+	case <-chan os.Signal:
+		return v
+	}
+	return nil
+}
+
+// WithHangups returns a copy of ctx whose Hangups is ch: for a test that
+// closes the terminal by sending on ch.
+func WithHangups(ctx context.Context, ch <-chan os.Signal) context.Context {
+	return context.WithValue(ctx, hangupsKey, ch)
+}
+
+// fromMain marks a context that Main made, whose Hangups come from the
+// process's signals.
+type fromMain struct{}
 
 // Stdin returns the program's standard input: os.Stdin, or the reader
 // WithStdin put in ctx.

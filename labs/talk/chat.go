@@ -185,10 +185,13 @@ type line struct {
 // Run runs the session: it reads standard input (cli.Stdin) line by line,
 // takes each Ctrl-C for itself (cli.Interrupts), runs each prompt with run
 // on agent, which must have the chat's model and tools, and prints the runs
-// as s says. At the end it writes the recording, if any.
+// as s says. At the end it writes the recording, if any. SIGTERM and SIGHUP
+// (cli.Hangups) end the session as a Ctrl-C and the end of input would
+// together, so that a closed terminal still leaves the recording.
 func (c *Chat) Run(ctx context.Context, s Show, agent Agent, run Run) error {
 	c.show, c.agent = s, agent
 	interrupts := cli.Interrupts(ctx)
+	hangups := cli.Hangups(ctx)
 	stop := make(chan struct{})
 	defer close(stop)
 	lines := readLines(cli.Stdin(ctx), stop)
@@ -227,6 +230,16 @@ func (c *Chat) Run(ctx context.Context, s Show, agent Agent, run Run) error {
 			default:
 				close(c.current.interrupted)
 				c.say("(Ctrl-C: the run stops; Ctrl-C again ends the program at once)")
+			}
+		case sig := <-hangups:
+			eof, lines = true, nil
+			switch {
+			case done == nil:
+			case isClosed(c.current.interrupted):
+				c.current.cancel()
+			default:
+				close(c.current.interrupted)
+				c.say(fmt.Sprintf("(%v: the run stops, and the session ends)", sig))
 			}
 		case err := <-done:
 			done = nil
