@@ -17,8 +17,8 @@ var (
 	msgOtherFails       = Text{EN: "✗ a test outside the exercises fails: %s", ZH: "✗ 练习之外的一个测试失败了：%s"}
 	msgGoldenPasses     = Text{EN: "✓ %s", ZH: "✓ %s"}
 	msgGoldenFails      = Text{EN: "✗ %s (%s)", ZH: "✗ %s（%s）"}
-	msgExerciseNotRun   = Text{EN: "· exercise %d: %s: not checked, an earlier test crashed or did not finish", ZH: "· 练习 %d：%s：没有检查，前面有测试崩溃了，或者没有结束"}
-	msgOtherNotChecked  = Text{EN: "· the lab's other tests and your output: not checked, %s", ZH: "· 实验的其他测试和你的输出：没有检查，%s"}
+	msgExerciseNotRun   = Text{EN: "· exercise %d: %s: not checked, an earlier test crashed or did not finish", ZH: "· 练习 %d：%s：没有检查，因为前面有测试崩溃了或没有结束"}
+	msgOtherNotChecked  = Text{EN: "· the lab's other tests and your output: not checked, %s", ZH: "· 实验的其他测试和你的输出：没有检查（%s）"}
 	msgNotYet           = Text{EN: "· the lab's other tests and your output: checked once every exercise passes", ZH: "· 实验的其他测试和你的输出：等每个练习都通过后再检查"}
 	msgNextWrite        = Text{EN: `Next: write exercise %d at the %s markers in %s (README.md, section "%s").`, ZH: "下一步：写练习 %d（写在标记 %s 处，在 %s 里；讲解见 README.zh-CN.md 的「%s」一节）。"}
 	msgAnd              = Text{EN: "%s and %s", ZH: "%s 和 %s"}
@@ -26,11 +26,11 @@ var (
 	msgNextHint         = Text{EN: "  go run ./labs hint %s     a hint, one more each time", ZH: "  go run ./labs hint %s     给一条提示，每次多给一条"}
 	msgNextWatch        = Text{EN: "  go run ./labs watch %s    check again on every save", ZH: "  go run ./labs watch %s    每次保存都重新检查"}
 	msgNextOther        = Text{EN: "Next: the exercises pass; make %s pass too. go run ./labs solution %s shows how your files differ from the lab's.", ZH: "下一步：练习都通过了，再让 %s 也通过。go run ./labs solution %s 会显示你的文件和实验的文件有哪些不同。"}
-	msgNextRestore      = Text{EN: "Next: restore the lab's test files with the command in the note above, then go run ./labs check %s again.", ZH: "下一步：用上面注意事项里的命令恢复实验的测试文件，然后再运行 go run ./labs check %s。"}
+	msgNextRestore      = Text{EN: "Next: restore the lab's test files with the command in the note above, then go run ./labs check %s again.", ZH: "下一步：用上面「注意」里的命令恢复实验的测试文件，再运行一次 go run ./labs check %s。"}
 	msgNextCheckAgain   = Text{EN: "Next: go run ./labs check %s", ZH: "下一步：go run ./labs check %s"}
 	msgNextGolden       = Text{EN: "Next: make your output the lab's. go run ./labs solution %s shows how your files differ from the lab's.", ZH: "下一步：让你的输出和实验的输出一模一样。go run ./labs solution %s 会显示你的文件和实验的文件有哪些不同。"}
 	msgDone             = Text{EN: "Done: every exercise of %s passes, and your output is the lab's.", ZH: "完成：%s 的每个练习都通过了，你的输出和实验的输出一模一样。"}
-	msgDoneRace         = Text{EN: "One more run, with the race detector, which check leaves out: go test -race ./%s. It sees goroutines that write the same memory without a lock or a channel between them. It needs a C compiler, and its first run builds every package again.", ZH: "再跑一遍，这次带上 check 没有用的竞态检测器：go test -race ./%s。它能发现几个 goroutine 在没有锁、也没有 channel 隔开的情况下写同一块内存。它需要 C 编译器，第一次运行还要把所有包重新编译一遍。"}
+	msgDoneRace         = Text{EN: "One more run, with the race detector, which check leaves out: go test -race ./%s. It sees goroutines that write the same memory without a lock or a channel between them. It needs a C compiler, and its first run builds every package again.", ZH: "最后再跑一遍测试，这次带上竞态检测器（check 不跑它）：go test -race ./%s。它能发现几个 goroutine 在既没有锁、也没有 channel 协调的情况下写同一块内存。它需要 C 编译器，第一次运行还要把所有包重新编译一遍。"}
 	msgDoneNext         = Text{EN: "Next: go run ./labs %s", ZH: "下一步：go run ./labs %s"}
 	msgDoneLast         = Text{EN: "That was the last lab with exercises.", ZH: "这是最后一个有练习的实验。"}
 	msgNotRun           = Text{EN: "the test did not run: an earlier test crashed or did not finish", ZH: "这个测试没有运行：前面有测试崩溃了，或者没有结束"}
@@ -39,7 +39,7 @@ var (
 	msgNoMessage        = Text{EN: "the test failed without saying why", ZH: "这个测试失败了，但没有说明原因"}
 	msgPanic            = Text{EN: "the test panicked: %s", ZH: "这个测试发生了 panic：%s"}
 	msgExitBeforeTests  = Text{EN: "Your code in %s ends the test program as the package starts, before any test runs: does an init function call os.Exit or log.Fatal?", ZH: "你在 %s 里的代码在包初始化时就结束了测试程序，还没有任何测试运行：是不是某个 init 函数调用了 os.Exit 或 log.Fatal？"}
-	msgExitedInTest     = Text{EN: "the test program exited in the middle of this test, without a panic: does your code call os.Exit or log.Fatal?", ZH: "测试程序在这个测试进行到一半时退出了，没有 panic：你的代码是不是调用了 os.Exit 或 log.Fatal？"}
+	msgExitedInTest     = Text{EN: "the test program exited in the middle of this test, without a panic: does your code call os.Exit or log.Fatal?", ZH: "测试程序在这个测试进行到一半时退出了，并没有发生 panic：你的代码是不是调用了 os.Exit 或 log.Fatal？"}
 	msgPanicBeforeTests = Text{EN: "Your code in %s panics as the package starts, before any test runs:", ZH: "你在 %s 里的代码在包初始化时就发生了 panic，还没有任何测试运行："}
 	msgDiffHeader       = Text{EN: "got differs from want (-want +got):", ZH: "实际结果和期望的不一样（-want +got）："}
 	msgMoreLines        = Text{EN: "… %d more lines: %s", ZH: "…… 还有 %d 行：%s"}
@@ -50,7 +50,7 @@ var (
 	msgTestMissing      = Text{EN: "note: %s is missing from your copy; check runs the tests your copy has. To restore it: %s", ZH: "注意：你的副本里缺少 %s；check 只运行你的副本里有的测试。要恢复它：%s"}
 	msgCodeMissing      = Text{EN: "note: %s is missing from your copy. To restore it: %s", ZH: "注意：你的副本里缺少 %s。要恢复它：%s"}
 	msgCodeMissingMine  = Text{EN: "note: %s, where you write your code, is missing from your copy. Write it again, or start over: go run ./labs reset %s", ZH: "注意：你的副本里缺少 %s，你的代码就写在这个文件里。把它重新写出来，或者从头开始：go run ./labs reset %s"}
-	msgTestChanged      = Text{EN: "note: your %s is not the lab's; check runs your copy of the tests. To use the lab's: %s", ZH: "注意：你的 %s 和实验的不一样；check 运行的是你副本里的测试。要换回实验的：%s"}
+	msgTestChanged      = Text{EN: "note: your %s is not the lab's; check runs your copy of the tests. To use the lab's: %s", ZH: "注意：你的 %s 和实验的不一样；check 运行的是你副本里的测试。要换回实验的版本：%s"}
 )
 
 // The command line.
@@ -147,7 +147,7 @@ LAB 是实验的目录名、编号，或者名字的开头：02-loop、02、loop
 	// hint
 	msgHintDoesNotCompile = Text{EN: "Your code does not compile yet: go run ./labs check %s shows the compiler's errors. The first is in this exercise's code.", ZH: "你的代码还编译不通过：go run ./labs check %s 会显示编译器报的错。第一个错误就在这个练习的代码里。"}
 	msgHintBuild          = Text{EN: "Your code does not compile yet; go run ./labs check %s shows the errors. Hints are for code that compiles.", ZH: "你的代码还编译不通过；go run ./labs check %s 会显示错误。提示只给能编译的代码。"}
-	msgHintPanic          = Text{EN: "Your code panics or exits before any test runs; go run ./labs check %s says more. Hints are for code whose tests run.", ZH: "你的代码还没运行任何测试就发生了 panic 或退出了；go run ./labs check %s 会说得更详细。提示只给测试能运行的代码。"}
+	msgHintPanic          = Text{EN: "Your code panics or exits before any test runs; go run ./labs check %s says more. Hints are for code whose tests run.", ZH: "还没有任何测试运行，你的代码就发生了 panic 或退出了；go run ./labs check %s 会说得更详细。提示只给测试能运行的代码。"}
 	msgHintAllPass        = Text{EN: "Every exercise of %s passes: no hint needed.", ZH: "%s 的每个练习都通过了：不需要提示。"}
 	msgHintExercisePass   = Text{EN: "Every exercise of %s passes; go run ./labs check %s shows what else fails.", ZH: "%s 的每个练习都通过了；还有什么没通过，go run ./labs check %s 会告诉你。"}
 	msgHintHeader         = Text{EN: "Hint %d of %d for exercise %d of %s, %s:", ZH: "第 %d 条提示（共 %d 条），针对练习 %d（%s：%s）："}
@@ -177,8 +177,8 @@ LAB 是实验的目录名、编号，或者名字的开头：02-loop、02、loop
 	msgTOCExited      = Text{EN: "    ✗ exits before any test runs", ZH: "    ✗ 还没运行任何测试就退出了"}
 	msgTOCPanic       = Text{EN: "    ✗ panics before any test runs", ZH: "    ✗ 还没运行任何测试就 panic 了"}
 	msgTOCIsAFile     = Text{EN: "    ✗ %s is not a directory", ZH: "    ✗ %s 不是目录"}
-	msgTOCNotRun      = Text{EN: "    · exercise %d: %s: not checked, an earlier test crashed or did not finish", ZH: "    · 练习 %d：%s：没有检查，前面有测试崩溃了，或者没有结束"}
-	msgTOCNotChecked  = Text{EN: "    · the lab's other tests and your output: not checked, %s", ZH: "    · 实验的其他测试和你的输出：没有检查，%s"}
+	msgTOCNotRun      = Text{EN: "    · exercise %d: %s: not checked, an earlier test crashed or did not finish", ZH: "    · 练习 %d：%s：没有检查，因为前面有测试崩溃了或没有结束"}
+	msgTOCNotChecked  = Text{EN: "    · the lab's other tests and your output: not checked, %s", ZH: "    · 实验的其他测试和你的输出：没有检查（%s）"}
 	msgTOCOther       = Text{EN: "    ✗ a test outside the exercises fails: %s", ZH: "    ✗ 练习之外的一个测试失败了：%s"}
 	msgTOCGolden      = Text{EN: "    ✗ %s", ZH: "    ✗ %s"}
 	msgTOCDone        = Text{EN: "    ✓ %s", ZH: "    ✓ %s"}
