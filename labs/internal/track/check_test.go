@@ -470,3 +470,24 @@ func TestTheLearnersTextReachesTheTerminalEscaped(t *testing.T) {
 	built := &report{lab: lab, rel: "mywork/01-no-loop", build: []string{"main.go:3:1: " + hostile}}
 	assert.NotContains(t, writeReport(built, English), "\x1b")
 }
+
+// TestAfterALabTheNextLab checks what check advises once a lab passes: to
+// start the next lab with exercises, or, if it is started already, to look
+// at the table of contents, which knows whether it passes too.
+func TestAfterALabTheNextLab(t *testing.T) {
+	wb := testWorkbook(t, false)
+	s := &session{wb: wb}
+	assert.Equal(t, "start 02-loop", s.nextLab(registry["01-no-loop"]))
+	require.Equal(t, 0, runCommand(t, wb, "start", "02").status)
+	assert.Equal(t, nextContents, s.nextLab(registry["01-no-loop"]))
+	assert.Equal(t, "", s.nextLab(registry["06-steering"]), "the last lab with exercises")
+
+	lab := registry["01-no-loop"]
+	r := &report{lab: lab, rel: "mywork/01-no-loop", checkedAll: true}
+	for i := range lab.Exercises {
+		r.exercises = append(r.exercises, exerciseResult{exercise: &lab.Exercises[i], broken: -1})
+	}
+	var out bytes.Buffer
+	r.write(newPrinter(&out, English, false), nextContents)
+	assert.Contains(t, out.String(), "Next: go run ./labs, which shows how far you are in the labs you have started.\n")
+}

@@ -42,8 +42,12 @@ func (s *session) checkOne(ctx context.Context, lab *Lab, fresh bool) (*report, 
 	return reports[0], nil
 }
 
-// nextLab is what to do after the lab passes: start or check the next lab
-// with exercises, or "" after the last.
+// nextContents is nextLab's advice to run the table of contents.
+const nextContents = "(contents)"
+
+// nextLab is what to do after the lab passes: start the next lab with
+// exercises; if it is started already, look at the table of contents,
+// which knows whether it passes too (nextContents); "" after the last.
 func (s *session) nextLab(lab *Lab) string {
 	after := false
 	for _, name := range s.wb.labs {
@@ -55,7 +59,7 @@ func (s *session) nextLab(lab *Lab) string {
 			continue
 		}
 		if _, err := os.Stat(s.wb.copyDir(name)); err == nil {
-			return "check " + name
+			return nextContents
 		}
 		return "start " + name
 	}

@@ -31,6 +31,7 @@ var (
 	msgNextGolden       = Text{EN: "Next: make your output the lab's. go run ./labs solution %s shows how your files differ from the lab's.", ZH: "下一步：让你的输出和实验的输出一模一样。go run ./labs solution %s 会显示你的文件和实验的文件有哪些不同。"}
 	msgDone             = Text{EN: "Done: every exercise of %s passes, and your output is the lab's.", ZH: "完成：%s 的每个练习都通过了，你的输出和实验的输出一模一样。"}
 	msgDoneRace         = Text{EN: "One more run, with the race detector, which check leaves out: go test -race ./%s. It sees goroutines that write the same memory without a lock or a channel between them. It needs a C compiler, and its first run builds every package again.", ZH: "最后再跑一遍测试，这次带上竞态检测器（check 不跑它）：go test -race ./%s。它能发现几个 goroutine 在既没有锁、也没有 channel 协调的情况下写同一块内存。它需要 C 编译器，第一次运行还要把所有包重新编译一遍。"}
+	msgDoneContents     = Text{EN: "Next: go run ./labs, which shows how far you are in the labs you have started.", ZH: "下一步：go run ./labs，它会告诉你已经开始的各个实验做到了哪里。"}
 	msgDoneNext         = Text{EN: "Next: go run ./labs %s", ZH: "下一步：go run ./labs %s"}
 	msgDoneLast         = Text{EN: "That was the last lab with exercises.", ZH: "这是最后一个有练习的实验。"}
 	msgNotRun           = Text{EN: "the test did not run: an earlier test crashed or did not finish", ZH: "这个测试没有运行：前面有测试崩溃了，或者没有结束"}

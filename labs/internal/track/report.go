@@ -138,7 +138,11 @@ func (r *report) writeNext(p *printer, next string) {
 			p.say(msgDoneRace, r.rel)
 		}
 		if next != "" {
-			p.say(msgDoneNext, next)
+			if next == nextContents {
+				p.say(msgDoneContents)
+			} else {
+				p.say(msgDoneNext, next)
+			}
 		} else {
 			p.say(msgDoneLast)
 		}
