@@ -223,7 +223,7 @@ func (r *report) first(run *pkgRun) {
 	if r.panicked = panicBeforeTests(run, r.dir, r.rel, r.lab.learnerFiles()...); r.panicked != nil {
 		return
 	}
-	if len(run.order) == 0 && hasTests(r.dir) {
+	if len(run.order) == 0 && hasAnyTest(r.dir, r.lab.ruleTests()) {
 		// go test says ok, and no test ran: the test program ended as
 		// the package started.
 		r.exited = true
@@ -413,8 +413,21 @@ func (r *report) missingDir(name string) string {
 	return ""
 }
 
-// hasTests reports whether the directory holds a test file.
-func hasTests(dir string) bool {
+// hasAnyTest reports whether a test file of the directory declares one of
+// the tests: if go test ran none of them, they are missing, or the test
+// program ended before it could run them.
+func hasAnyTest(dir string, tests []string) bool {
 	files, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
-	return len(files) > 0
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		for _, t := range tests {
+			if strings.Contains(string(src), "func "+t+"(") {
+				return true
+			}
+		}
+	}
+	return false
 }

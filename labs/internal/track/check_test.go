@@ -407,6 +407,10 @@ func TestAMissingTestAsksForTheTestFileBack(t *testing.T) {
 	text := writeReport(r, English)
 	assert.Contains(t, text, "Next: restore the lab's test files with the command in the note above, then go run ./labs check 02-loop again.\n")
 	assert.NotContains(t, text, "Next: write exercise")
+
+	golden := &report{lab: lab, rel: "mywork/02-loop", checkedAll: true, exercises: []exerciseResult{{exercise: &lab.Exercises[0], broken: -1}},
+		golden: &finding{test: "TestOutputMatchesGoldenFile", why: msgMissingTest, whyArgs: []any{"TestOutputMatchesGoldenFile", lab.Name}}}
+	assert.Contains(t, writeReport(golden, English), "Next: restore the lab's test files", "a golden test that is missing too")
 }
 
 // TestALabWithGoroutinesAsksForTheRaceDetector checks the line that check

@@ -256,7 +256,7 @@ func TestAFloodOfOutputIsCapped(t *testing.T) {
 func TestAnExitIsNotAMissingTest(t *testing.T) {
 	const pkg = "github.com/x/mywork/01-no-loop"
 	dir := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "main_test.go"), []byte("package main\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "main_test.go"), []byte("package main\n\nfunc TestA(t *testing.T) {}\n"), 0o644))
 	lab := &Lab{Name: "01-no-loop", Exercises: []Exercise{{Rules: []Rule{{Test: "TestA"}, {Test: "TestB"}}}}}
 
 	atStart := parseEvents(events(t,
@@ -269,6 +269,16 @@ func TestAnExitIsNotAMissingTest(t *testing.T) {
 	assert.True(t, r.exited)
 	assert.True(t, r.cannotRun())
 	assert.Contains(t, writeReport(r, English), "Your code in mywork/01-no-loop ends the test program as the package starts, before any test runs: does an init function call os.Exit or log.Fatal?")
+
+	// No test ran because the copy has none of them: they are missing.
+	other := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(other, "cli_test.go"), []byte("package main\n\nfunc TestCommandLine(t *testing.T) {}\n"), 0o644))
+	r = &report{lab: lab, dir: other, rel: "mywork/01-no-loop"}
+	r.first(atStart)
+	assert.False(t, r.exited, "the rules' tests are not in the copy")
+	require.Len(t, r.exercises, 1)
+	assert.Equal(t, msgMissingTest, r.exercises[0].finding.why)
+	assert.Contains(t, writeReport(r, English), "Next: restore the lab's test files")
 
 	inTest := parseEvents(events(t,
 		testEvent{Action: "start", Package: pkg},

@@ -128,6 +128,8 @@ func (r *report) writeNext(p *printer, next string) {
 		p.say(msgNextWatch, name)
 	case r.other != nil && r.other.test == "":
 		p.say(msgNextCheckAgain, name)
+	case r.other != nil && r.other.why == msgMissingTest, r.golden != nil && r.golden.why == msgMissingTest:
+		p.say(msgNextRestore, name)
 	case r.other != nil:
 		p.say(msgNextOther, printable(r.other.test), name)
 	case r.golden != nil:
