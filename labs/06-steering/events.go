@@ -16,22 +16,21 @@ type Event interface {
 // AgentStart opens a run.
 type AgentStart struct{}
 
-// AgentEnd closes a run. Messages are the messages the run added to the
-// history, its prompt included.
+// AgentEnd closes a run.
 type AgentEnd struct {
-	// Messages are the run's new messages, oldest first.
+	// Messages are the messages the run added to the history, its prompt
+	// included, oldest first.
 	Messages []fakemodel.Message
 }
 
 // TurnStart opens a turn: one model reply and the tool calls it triggers.
 type TurnStart struct{}
 
-// TurnEnd closes a turn. ToolResults answer Message's tool calls, in the
-// order of the calls.
+// TurnEnd closes a turn.
 type TurnEnd struct {
 	// Message is the turn's reply.
 	Message fakemodel.AssistantMessage
-	// ToolResults are the results of its tool calls.
+	// ToolResults answer Message's tool calls, in the order of the calls.
 	ToolResults []fakemodel.ToolResultMessage
 }
 
@@ -43,7 +42,6 @@ type MessageStart struct {
 }
 
 // MessageUpdate carries one chunk of an assistant reply as it streams in.
-// Message is the reply so far.
 type MessageUpdate struct {
 	// Message is the reply so far.
 	Message fakemodel.AssistantMessage
