@@ -43,14 +43,10 @@ type show struct {
 // under its title alone, as a scenario's run. The package talk runs
 // the simulated user. It returns cli.ErrInterrupted if Ctrl-C ended a run.
 func (s show) run(ctx context.Context, n int, pt part) error {
-	var current *summary
+	var limit *turnLimit
 	if pt.maxTurns > 0 {
-		limit := maxTurns(pt.maxTurns)
-		pt.agent.Config.ShouldStopAfterTurn = func(ctx context.Context, t TurnContext) bool {
-			stop := limit(ctx, t)
-			current.policyStopped = stop
-			return stop
-		}
+		limit = &turnLimit{policy: maxTurns(pt.maxTurns)}
+		pt.agent.Config.ShouldStopAfterTurn = limit.shouldStop
 	}
 	agent := NewAgent(pt.agent)
 	prompts := append([]string{pt.prompt}, pt.more...)
@@ -59,19 +55,33 @@ func (s show) run(ctx context.Context, n int, pt part) error {
 	}
 	script := talk.Script{Title: pt.title, Setup: pt.setup, Prompts: prompts, Plan: pt.plan}
 	talker := talk.Show{Printer: s.p, Errw: s.errw, Trace: s.trace}
-	return talker.Play(ctx, n, script, agent, runs(agent, pt.clock, &current))
+	return talker.Play(ctx, n, script, agent, runs(agent, pt.clock, limit))
+}
+
+// A turnLimit is a part's ShouldStopAfterTurn policy, which remembers
+// whether it stopped the run: no event says so, and the run's summary
+// needs to know (summary.stopReason).
+type turnLimit struct {
+	policy  func(context.Context, TurnContext) bool
+	stopped bool
+}
+
+// shouldStop asks the policy, and remembers its answer.
+func (l *turnLimit) shouldStop(ctx context.Context, t TurnContext) bool {
+	l.stopped = l.policy(ctx, t)
+	return l.stopped
 }
 
 // runs returns how the show runs agent once, and prints its events: with
 // each event, it notes what the run's summary needs, prints the event in
 // the narrative, hands its trace line to the session, and tells the clock
-// the tools wait on. current, if not nil, is set to each run's summary.
-func runs(agent *Agent, clock *democlock.Clock, current **summary) talk.Run {
+// the tools wait on. limit, if not nil, is the agent's ShouldStopAfterTurn.
+func runs(agent *Agent, clock *democlock.Clock, limit *turnLimit) talk.Run {
 	return func(ctx context.Context, prompt string, nar *narrative.Run, see func(string)) error {
-		var sum summary
-		if current != nil {
-			*current = &sum
+		if limit != nil {
+			limit.stopped = false
 		}
+		sum := summary{limit: limit}
 		handle := func(Event) {}
 		if nar != nil {
 			handle = narrate(nar, &sum)

@@ -34,9 +34,9 @@ type summary struct {
 	ends, terminating int
 	// added are the messages the run added, from agent_end.
 	added []fakemodel.Message
-	// policyStopped records that ShouldStopAfterTurn ended the run; the
-	// caller who installed the policy sets it.
-	policyStopped bool
+	// limit, if not nil, is the run's ShouldStopAfterTurn policy, which
+	// says whether it ended the run.
+	limit *turnLimit
 }
 
 func (s *summary) observe(ev Event) {
@@ -63,7 +63,7 @@ func (s summary) stopReason() StopReason {
 		return ModelError
 	case s.last.StopReason == fakemodel.StopReasonAborted:
 		return Aborted
-	case s.policyStopped:
+	case s.limit != nil && s.limit.stopped:
 		return Stopped
 	case len(s.last.ToolCalls) > 0 && s.ends > 0 && s.terminating == s.ends:
 		return Terminated
