@@ -59,14 +59,14 @@ func (s show) run(ctx context.Context, n int, pt part) error {
 }
 
 // A turnLimit is a part's ShouldStopAfterTurn policy, which remembers
-// whether it stopped the run: no event says so, and the run's summary
-// needs to know (summary.stopReason).
+// whether it stopped the run: no event says so (summary.stopReason).
 type turnLimit struct {
 	policy  func(context.Context, TurnContext) bool
 	stopped bool
 }
 
-// shouldStop asks the policy, and remembers its answer.
+// shouldStop asks the policy, and remembers its answer. Every turn asks,
+// but one whose request failed, which says itself why the run ended.
 func (l *turnLimit) shouldStop(ctx context.Context, t TurnContext) bool {
 	l.stopped = l.policy(ctx, t)
 	return l.stopped
@@ -78,9 +78,6 @@ func (l *turnLimit) shouldStop(ctx context.Context, t TurnContext) bool {
 // the tools wait on. limit, if not nil, is the agent's ShouldStopAfterTurn.
 func runs(agent *Agent, clock *democlock.Clock, limit *turnLimit) talk.Run {
 	return func(ctx context.Context, prompt string, nar *narrative.Run, see func(string)) error {
-		if limit != nil {
-			limit.stopped = false
-		}
 		sum := summary{limit: limit}
 		handle := func(Event) {}
 		if nar != nil {
