@@ -67,7 +67,7 @@ func run(ctx context.Context, wb *workbook, getenv func(string) string, args []s
 	// lang is the learner's language: -lang's once it is given, the
 	// locale's until then, so that -lang zh -h prints the help in Chinese.
 	lang := func() Lang {
-		if l, err := parseLang(*langFlag); err == nil {
+		if l, ok := parseLang(*langFlag); ok {
 			return l
 		}
 		return langFromEnv(getenv)
@@ -80,10 +80,8 @@ func run(ctx context.Context, wb *workbook, getenv func(string) string, args []s
 				fmt.Fprintf(stdout, msgUsage.In(lang()), strings.Join(wb.labs, msgListComma.In(lang())))
 				return err
 			}
-			if name := once(); name != "" {
-				err = errors.New("flag given twice: -" + name)
-			}
-			return usage(wb, lang(), stderr, msgBadFlag, err)
+			msg, arg := flagMistake(err, once())
+			return usage(wb, lang(), stderr, msg, arg)
 		}
 		if fs.NArg() == 0 {
 			break
@@ -92,8 +90,8 @@ func run(ctx context.Context, wb *workbook, getenv func(string) string, args []s
 		rest = fs.Args()[1:]
 	}
 	if *langFlag != "" {
-		if _, err := parseLang(*langFlag); err != nil {
-			return usage(wb, lang(), stderr, msgBadFlag, err)
+		if _, ok := parseLang(*langFlag); !ok {
+			return usage(wb, lang(), stderr, msgBadLang, *langFlag)
 		}
 	}
 	s := &session{
@@ -142,4 +140,21 @@ func usage(wb *workbook, lang Lang, stderr io.Writer, msg Text, args ...any) err
 	p.say(msg, args...)
 	p.say(msgLists, strings.Join(wb.labs, msgListComma.In(p.lang)))
 	return errUsage
+}
+
+// flagMistake turns the flag package's error into a message in the
+// learner's language, with its argument: the flags' mistakes a learner
+// makes, and any other as the flag package says it. twice is the flag
+// given twice, if that is the mistake.
+func flagMistake(err error, twice string) (Text, any) {
+	if twice != "" {
+		return msgFlagTwice, twice
+	}
+	if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok {
+		return msgUnknownFlag, cli.Printable(name)
+	}
+	if name, ok := strings.CutPrefix(err.Error(), "flag needs an argument: -"); ok {
+		return msgFlagNeedsValue, name
+	}
+	return msgBadFlag, cli.Printable(err.Error())
 }

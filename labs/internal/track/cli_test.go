@@ -347,10 +347,10 @@ func TestLanguage(t *testing.T) {
 	assert.Equal(t, Chinese, langFromEnv(env(map[string]string{"LANG": "zh_CN.UTF-8"})))
 	assert.Equal(t, English, langFromEnv(env(map[string]string{"LC_ALL": "C", "LANG": "zh_CN.UTF-8"})), "LC_ALL comes first")
 	assert.Equal(t, Chinese, langFromEnv(env(map[string]string{"LC_MESSAGES": "zh_TW", "LANG": "en_US"})), "then LC_MESSAGES")
-	_, err := parseLang("de")
-	assert.Error(t, err)
-	l, err := parseLang("zh")
-	require.NoError(t, err)
+	_, ok := parseLang("de")
+	assert.False(t, ok)
+	l, ok := parseLang("zh")
+	require.True(t, ok)
 	assert.Equal(t, Chinese, l)
 	assert.Equal(t, "译", Text{EN: "translated", ZH: "译"}.In(Chinese))
 	assert.Equal(t, "only English", Text{EN: "only English"}.In(Chinese))
@@ -406,4 +406,23 @@ func messageTexts(t *testing.T) []Text {
 		return false
 	})
 	return out
+}
+
+// TestFlagMistakesInChinese checks that the mistakes a learner makes with
+// the front door's flags are said in the learner's language.
+func TestFlagMistakesInChinese(t *testing.T) {
+	wb := testWorkbook(t, false)
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-lang", "zh", "-x"}, "没有 -x 这个选项\n"},
+		{[]string{"-lang", "zh", "reset", "-force", "-force", "02"}, "选项 -force 给了两次\n"},
+		{[]string{"-lang", "zh", "-lang"}, "选项 -lang 需要一个值\n"},
+		{[]string{"-lang", "fr"}, `-lang "fr"：可选的语言是 en 和 zh` + "\n"},
+	} {
+		res := runIn(t, wb, func(name string) string { return map[string]string{"LANG": "zh_CN.UTF-8"}[name] }, tt.args...)
+		assert.Equal(t, 2, res.status, "%q", tt.args)
+		assert.True(t, strings.HasPrefix(res.stderr, tt.want), "%q: %s", tt.args, res.stderr)
+	}
 }

@@ -124,6 +124,10 @@ LAB 是实验的目录名、编号，或者名字的开头：02-loop、02、loop
 其他命令时为 130。
 `}
 	msgBadFlag        = Text{EN: "%v", ZH: "%v"}
+	msgUnknownFlag    = Text{EN: "flag provided but not defined: -%s", ZH: "没有 -%s 这个选项"}
+	msgFlagNeedsValue = Text{EN: "flag needs an argument: -%s", ZH: "选项 -%s 需要一个值"}
+	msgFlagTwice      = Text{EN: "flag given twice: -%s", ZH: "选项 -%s 给了两次"}
+	msgBadLang        = Text{EN: "-lang %q: the languages are en and zh", ZH: "-lang %q：可选的语言是 en 和 zh"}
 	msgUnknownCommand = Text{EN: "unknown command %q", ZH: "没有 %q 这个命令"}
 	msgUnknownLab     = Text{EN: "no lab is named %q", ZH: "没有叫 %q 的实验"}
 	msgAmbiguousLab   = Text{EN: "%q names more than one lab: %s", ZH: "%q 对应不止一个实验：%s"}

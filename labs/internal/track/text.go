@@ -1,9 +1,6 @@
 package track
 
-import (
-	"fmt"
-	"strings"
-)
+import "strings"
 
 // A Lang is a language the track speaks to the learner. The labs' own output
 // stays English in every language.
@@ -33,13 +30,14 @@ func (t Text) In(lang Lang) string {
 	return t.EN
 }
 
-// parseLang reads the value of -lang.
-func parseLang(s string) (Lang, error) {
+// parseLang reads the value of -lang, and reports whether it names a
+// language of the track (msgBadLang says which).
+func parseLang(s string) (Lang, bool) {
 	switch Lang(s) {
 	case English, Chinese:
-		return Lang(s), nil
+		return Lang(s), true
 	}
-	return "", fmt.Errorf("-lang %q: the languages are en and zh", s)
+	return "", false
 }
 
 // langFromEnv picks the language of a learner who gave no -lang: Chinese
