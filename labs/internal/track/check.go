@@ -66,7 +66,7 @@ type finding struct {
 }
 
 // cannotRun reports whether the copy's tests could not run: it does not
-// compile, or it panics before any test runs.
+// compile, or it panics or exits before any test runs.
 func (r *report) cannotRun() bool {
 	return len(r.build) > 0 || len(r.panicked) > 0 || r.exited
 }
@@ -295,7 +295,9 @@ func (r *report) findingOf(run *pkgRun, test string) *finding {
 		return &finding{test: test, why: msgMissingTest, whyArgs: []any{test, r.lab.Name}}
 	case t.status == passed, t.status == skipped:
 		return nil
-	case t.status == unfinished && !run.timedOut && panicOf(t.output, "", "") == nil:
+	case t.status == unfinished && !run.timedOut && panicOf(t.output, "", "") == nil && panicOf(run.output, "", "") == nil:
+		// The test never ended, and nothing panicked: the test program
+		// exited in its middle.
 		return &finding{test: test, why: msgExitedInTest}
 	case t.status == unfinished && run.timedOut:
 		f := &finding{test: test, why: msgTimeout, whyArgs: []any{testTimeout}}
