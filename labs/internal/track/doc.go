@@ -100,13 +100,21 @@
 // runs every other test, the golden tests (TestOutputMatchesGoldenFile,
 // TestProgram) included, which are the lab's last rule: "your output
 // matches the lab's, byte for byte". Code that does not compile gets the
-// compiler's first errors and nothing else; a panic (in a test, or as the
-// package starts, before any test), a synctest deadlock and a timeout get
-// a sentence and the copy's line, never a goroutine dump; testify's Error
-// Trace, Test and Diff fields are left out, and its "Should be empty" on
-// go-cmp's diff reads as a diff. Inside a copy, the golden tests compare
-// with the lab's output and keep the learner's in the copy's testdata
-// directory (see package expected).
+// compiler's first errors and nothing else, after a note for each file of
+// the lab missing from the copy; a panic (in a test, or as the package
+// starts, before any test), a synctest deadlock and a timeout get a
+// sentence and the copy's line, in the learner's files first, never a
+// goroutine dump; an os.Exit gets a sentence of its own; a test that a
+// crash kept from running is "not checked", and the test that crashed is
+// the broken rule. testify's Error Trace, Test and Diff fields are left
+// out, and its "Should be empty" on go-cmp's diff reads as a diff.
+// Whatever go test and the learner's code print reaches the terminal
+// escaped (cli.Printable, tabs kept), and at most 8 MB of a package's
+// output is kept (eventLog). Inside a copy, the golden tests compare with
+// the lab's output and keep the learner's in the copy's testdata directory
+// (see package expected). check does not run the race detector, which
+// needs cgo and builds every package again; a lab whose exercises start
+// goroutines (Lab.Race) asks for go test -race once it passes.
 //
 // # What TestVerify proves
 //
