@@ -365,6 +365,11 @@ func (wb *workbook) compareTests(r *report) error {
 		return nil // the copy's state is in the report already
 	}
 	learner := r.lab.learnerFiles()
+	// restore is the command, from the root, that copies the lab's file
+	// or directory (cp -R) back into the copy.
+	restore := func(cp, name string) string {
+		return fmt.Sprintf("%s labs/%s/%s %s/%s", cp, r.lab.Name, name, r.rel, name)
+	}
 	for _, name := range lab.names() {
 		if !strings.HasSuffix(name, "_test.go") && !strings.HasPrefix(name, "testdata/") {
 			// Code: only a missing file is news, which the compiler
@@ -373,8 +378,7 @@ func (wb *workbook) compareTests(r *report) error {
 				if slices.Contains(learner, name) {
 					r.warnings = append(r.warnings, note{msgCodeMissingMine, []any{name, r.lab.Name}})
 				} else {
-					restore := fmt.Sprintf("cp labs/%s/%s %s/%s", r.lab.Name, name, r.rel, name)
-					r.warnings = append(r.warnings, note{msgCodeMissing, []any{name, restore}})
+					r.warnings = append(r.warnings, note{msgCodeMissing, []any{name, restore("cp", name)}})
 				}
 			}
 			continue
@@ -392,11 +396,9 @@ func (wb *workbook) compareTests(r *report) error {
 				}
 				name = dir
 			}
-			restore := fmt.Sprintf("%s labs/%s/%s %s/%s", cp, r.lab.Name, name, r.rel, name)
-			r.warnings = append(r.warnings, note{msgTestMissing, []any{missing, restore}})
+			r.warnings = append(r.warnings, note{msgTestMissing, []any{missing, restore(cp, name)}})
 		case !bytes.Equal(got, lab[name]):
-			restore := fmt.Sprintf("cp labs/%s/%s %s/%s", r.lab.Name, name, r.rel, name)
-			r.warnings = append(r.warnings, note{msgTestChanged, []any{name, restore}})
+			r.warnings = append(r.warnings, note{msgTestChanged, []any{name, restore("cp", name)}})
 		}
 	}
 	return nil
