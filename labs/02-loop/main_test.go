@@ -129,12 +129,12 @@ func TestCalculatorTakesTwoTurnsAndFourMessages(t *testing.T) {
 		fakemodel.ToolResultMessage{ToolCallID: "call_1", ToolName: "calculate", Content: "391"},
 		fakemodel.AssistantMessage{Text: "23 × 17 = 391.", StopReason: fakemodel.StopReasonStop},
 	}
-	expected.AssertHistory(t, want, res.History,
-		"steps 5 and 6: each tool result reaches the history, with the call's ID and the tool's name, and the loop asks again")
-	assert.Equal(t, []fakemodel.Role{"user", "assistant", "toolResult", "assistant"}, roles(res.History),
-		"the history ends with 4 messages")
 	assert.Equal(t, 2, res.Turns, "2 turns: one asks for calculate, one answers")
 	assert.Equal(t, Completed, res.StopReason)
+	if !expected.AssertHistory(t, want, res.History,
+		"steps 5 and 6: each tool result reaches the history, with the call's ID and the tool's name, and the loop asks again") {
+		return // the answer comes from the history
+	}
 	assert.Equal(t, "23 × 17 = 391.", res.Answer())
 }
 

@@ -134,12 +134,12 @@ func TestCalculatorCompletesUnderTheLimit(t *testing.T) {
 		fakemodel.ToolResultMessage{ToolCallID: "call_1", ToolName: "calculate", Content: "391"},
 		fakemodel.AssistantMessage{Text: "23 × 17 = 391.", StopReason: fakemodel.StopReasonStop},
 	}
-	expected.AssertHistory(t, want, res.History,
-		"steps 5 and 6: each tool result reaches the history, with the call's ID and the tool's name, and the loop asks again")
-	assert.Equal(t, []fakemodel.Role{"user", "assistant", "toolResult", "assistant"}, roles(res.History),
-		"the history ends with 4 messages")
 	assert.Equal(t, 2, res.Turns, "2 turns: one asks for calculate, one answers, within the limit of 3")
 	assert.Equal(t, Completed, res.StopReason, "a model that answers within the limit completes as in lab 02")
+	if !expected.AssertHistory(t, want, res.History,
+		"steps 5 and 6: each tool result reaches the history, with the call's ID and the tool's name, and the loop asks again") {
+		return // the answer comes from the history
+	}
 	answer, ok := res.Answer()
 	assert.True(t, ok, "a completed run has an answer")
 	assert.Equal(t, "23 × 17 = 391.", answer)

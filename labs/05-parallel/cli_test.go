@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"testing"
-	"testing/synctest"
 
 	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
 	"github.com/stretchr/testify/assert"
@@ -73,7 +72,7 @@ func TestRunReportsACancelledRun(t *testing.T) {
 // that fails, as a full disk does: the run must not end with status 0.
 func TestLostOutputIsAnError(t *testing.T) {
 	for _, args := range [][]string{nil, {"-h"}} {
-		synctest.Test(t, func(t *testing.T) {
+		inBubble(t, func(t *testing.T) {
 			var stderr bytes.Buffer
 			assert.Equal(t, 1, cli.Run(context.Background(), run, args, fullDisk{}, &stderr), "%v", args)
 			assert.Equal(t, "error: write output: no space left on device\n", stderr.String(), "%v", args)

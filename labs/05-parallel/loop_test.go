@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -176,6 +175,8 @@ func TestResultsComeInTheModelsOrder(t *testing.T) {
 				"after the whole batch, each result's message_start and message_end, in the model's order")
 
 			sum := summarize(evs)
+			assert.Equal(t, 2, sum.turns)
+			assert.Equal(t, Completed, sum.stopReason())
 			answer := "Here is what I found: Oslo 4 °C, light rain; Lima 19 °C, overcast; Cairo 31 °C, sunny."
 			expected.AssertHistory(t, []fakemodel.Message{
 				fakemodel.UserMessage{Text: fakemodel.ForecasterPrompt},
@@ -192,11 +193,7 @@ func TestResultsComeInTheModelsOrder(t *testing.T) {
 				fakemodel.ToolResultMessage{ToolCallID: "call_2", ToolName: "weather", Content: "Lima 19 °C, overcast"},
 				fakemodel.ToolResultMessage{ToolCallID: "call_3", ToolName: "weather", Content: "Cairo 31 °C, sunny"},
 				fakemodel.AssistantMessage{Text: answer, StopReason: fakemodel.StopReasonStop},
-			}, sum.added, "the results enter the history in the model's order")
-			assert.Equal(t, 2, sum.turns)
-			assert.Equal(t, Completed, sum.stopReason())
-			got2, _ := sum.answer()
-			assert.Equal(t, answer, got2, "the model reads the results in the order of its calls")
+			}, sum.added, "the results enter the history in the model's order, and the model's answer reads them in that order")
 		})
 	})
 	t.Run("a batch with calls that fail preparation", func(t *testing.T) {
@@ -551,53 +548,12 @@ func TestNoGoroutineOutlivesARun(t *testing.T) {
 				}
 				synctest.Wait()
 				if left := toolGoroutines(); len(left) > 0 {
-					t.Errorf("%d tool goroutines outlive the run; the first %s. Does execute take every call's end, even after the consumer stopped, and wait for its goroutines?",
-						len(left), where(left[0]))
+					t.Errorf("%d tool goroutines outlive the run; the first waits (%s) at %s. Does execute take every call's end, even after the consumer stopped, and wait for its goroutines?",
+						len(left), left[0].waitsFor(), left[0].inLab(false))
 				}
 			})
 		})
 	}
-}
-
-// toolGoroutines returns the stacks of the goroutines that run the lab's
-// code, other than the caller's: while a batch runs, those that run its
-// tools; once a run is over, any that the loop left behind.
-func toolGoroutines() []string {
-	buf := make([]byte, 1<<20)
-	buf = buf[:runtime.Stack(buf, true)]
-	_, self, _, _ := runtime.Caller(0)
-	var found []string
-	for i, g := range slices.Collect(strings.SplitSeq(string(buf), "\n\n")) {
-		if i > 0 && slices.ContainsFunc(strings.Split(g, "\n"), func(l string) bool { return inLab(l, self) }) {
-			found = append(found, g) // the first is the caller's
-		}
-	}
-	return found
-}
-
-// inLab reports whether the line of a goroutine's stack is a frame in the
-// lab's own code, next to the test file self, and not in its tests.
-func inLab(line, self string) bool {
-	file, _, ok := strings.Cut(strings.TrimSpace(line), ":")
-	return ok && filepath.Dir(file) == filepath.Dir(self) && !strings.HasSuffix(file, "_test.go")
-}
-
-// where says what a goroutine's stack shows it waiting for, and where in
-// the lab's files: "waits (chan send) at batch.go:205".
-func where(stack string) string {
-	header, frames, _ := strings.Cut(stack, "\n")
-	state := header
-	if _, s, ok := strings.Cut(header, "["); ok {
-		state, _, _ = strings.Cut(strings.TrimSuffix(s, "]:"), ",")
-	}
-	_, self, _, _ := runtime.Caller(0)
-	for l := range strings.SplitSeq(frames, "\n") {
-		if inLab(l, self) {
-			at, _, _ := strings.Cut(filepath.Base(strings.TrimSpace(l)), " ")
-			return fmt.Sprintf("waits (%s) at %s", state, at)
-		}
-	}
-	return fmt.Sprintf("waits (%s)", state)
 }
 
 // TestAConsumerThatStopsEndsTheRun stops ranging after each event of a full
@@ -735,7 +691,7 @@ func probe(log *logger) Tool {
 }
 
 func TestImmediateResultsEndBeforePreparedCallsRun(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
 		log := &logger{}
 		cfg := Config{
 			Model:          oneBatch(t, failingPreparation()...),
@@ -772,7 +728,7 @@ func TestToolErrorsAreResultsAndTheLoopGoesOn(t *testing.T) {
 		}
 		return services.NewWeather(nil).LookUp(ctx, id, args, report)
 	})
-	synctest.Test(t, func(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
 		cfg := forecast(t)
 		cfg.Tools = []Tool{flaky}
 		evs := events(context.Background(), cfg, fakemodel.ForecasterPrompt)
@@ -785,7 +741,7 @@ func TestToolErrorsAreResultsAndTheLoopGoesOn(t *testing.T) {
 }
 
 func TestStreamingSendsOneUpdatePerChunk(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
 		var updates []MessageUpdate
 		var final fakemodel.AssistantMessage
 		for ev := range runLoop(context.Background(), Config{Model: fakemodel.Scripted(fakemodel.AssistantMessage{Text: "one two three"})}, "go") {
@@ -848,20 +804,22 @@ func TestAFailedModelRequestEndsTheRun(t *testing.T) {
 }
 
 func TestTheTurnLimitStillHolds(t *testing.T) {
-	again := fakemodel.AssistantMessage{ToolCalls: []fakemodel.ToolCall{call("x", "weather", `{"city":"Nowhere"}`)}}
-	cfg := Config{Model: fakemodel.Scripted(again, again, again, again), Tools: []Tool{weatherTool(nil)}, MaxTurns: 2}
-	evs := events(context.Background(), cfg, "go")
-	sum := summarize(evs)
-	assert.Equal(t, 2, sum.turns)
-	assert.Equal(t, MaxTurns, sum.stopReason())
-	assert.Equal(t, []fakemodel.Role{"user", "assistant", "toolResult", "assistant", "toolResult"}, roles(sum.added))
+	inBubble(t, func(t *testing.T) {
+		again := fakemodel.AssistantMessage{ToolCalls: []fakemodel.ToolCall{call("x", "weather", `{"city":"Nowhere"}`)}}
+		cfg := Config{Model: fakemodel.Scripted(again, again, again, again), Tools: []Tool{weatherTool(nil)}, MaxTurns: 2}
+		evs := events(context.Background(), cfg, "go")
+		sum := summarize(evs)
+		assert.Equal(t, 2, sum.turns)
+		assert.Equal(t, MaxTurns, sum.stopReason())
+		assert.Equal(t, []fakemodel.Role{"user", "assistant", "toolResult", "assistant", "toolResult"}, roles(sum.added))
+	})
 }
 
 // TestACancelInTheLastTurnEndsByTheLimit is the exception the README names:
 // when the cancelled turn is the last one the limit allows, no request is
 // made that could see the cancel, so the run ends by the limit.
 func TestACancelInTheLastTurnEndsByTheLimit(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		cfg := forecast(t)
@@ -883,7 +841,7 @@ func TestACancelInTheLastTurnEndsByTheLimit(t *testing.T) {
 // is cancelled while BeforeToolCall decides, the call's result says so,
 // whatever the hook said.
 func TestACancelledRunWinsOverABlock(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		cfg := forecast(t)
@@ -903,10 +861,12 @@ func TestACancelledRunWinsOverABlock(t *testing.T) {
 }
 
 func TestACutOffReplyWithToolCallsEndsByTheTurnLimit(t *testing.T) {
-	cut := fakemodel.AssistantMessage{Text: "Checking", ToolCalls: []fakemodel.ToolCall{call("x", "weather", `{"city":"Nowhere"}`)}, StopReason: fakemodel.StopReasonLength}
-	cfg := Config{Model: fakemodel.Scripted(cut), Tools: []Tool{weatherTool(nil)}, MaxTurns: 1}
-	sum := summarize(events(context.Background(), cfg, "go"))
-	assert.Equal(t, MaxTurns, sum.stopReason(), "the model still wanted a tool")
-	_, answered := sum.answer()
-	assert.False(t, answered, "a cut-off reply is no answer")
+	inBubble(t, func(t *testing.T) {
+		cut := fakemodel.AssistantMessage{Text: "Checking", ToolCalls: []fakemodel.ToolCall{call("x", "weather", `{"city":"Nowhere"}`)}, StopReason: fakemodel.StopReasonLength}
+		cfg := Config{Model: fakemodel.Scripted(cut), Tools: []Tool{weatherTool(nil)}, MaxTurns: 1}
+		sum := summarize(events(context.Background(), cfg, "go"))
+		assert.Equal(t, MaxTurns, sum.stopReason(), "the model still wanted a tool")
+		_, answered := sum.answer()
+		assert.False(t, answered, "a cut-off reply is no answer")
+	})
 }

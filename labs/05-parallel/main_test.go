@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"testing/synctest"
-	"time"
 
 	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
@@ -28,30 +26,6 @@ const guardTurns = 50
 // guard wraps model in expected.Guard.
 func guard(t *testing.T, model fakemodel.Model, cause string) fakemodel.Model {
 	return expected.Guard(t, model, guardTurns, cause)
-}
-
-// stuckAfter is how long inBubble lets a test run on the bubble's clock:
-// far longer than any test here, and no time at all on the machine's.
-const stuckAfter = time.Hour
-
-// inBubble runs f in a synctest bubble, as synctest.Test does. When every
-// goroutine of the bubble waits for another and nothing can wake them, the
-// bubble's clock jumps to stuckAfter, and inBubble says so, with the likely
-// causes, before synctest reports the deadlock.
-func inBubble(t *testing.T, f func(t *testing.T)) {
-	t.Helper()
-	synctest.Test(t, func(t *testing.T) {
-		done := make(chan struct{})
-		defer close(done)
-		go func() {
-			select {
-			case <-done:
-			case <-time.After(stuckAfter):
-				t.Errorf("the run is stuck: its goroutines all wait, and nothing can wake them. Does a goroutine send on a channel that nobody reads any more? Does the loop wait for an event, or for goroutines, that never come?")
-			}
-		}()
-		f(t)
-	})
 }
 
 // diffLines is how many lines of diff a failure of assertLines shows at
@@ -88,7 +62,7 @@ func TestOutputMatchesGoldenFile(t *testing.T) {
 	require.NotEmpty(t, cases)
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) {
+			inBubble(t, func(t *testing.T) {
 				var stdout, stderr bytes.Buffer
 				require.NoError(t, run(context.Background(), c.Args, &stdout, &stderr))
 				expected.Check(t, c.Name, stdout.Bytes())
@@ -168,7 +142,7 @@ func TestPartOneTellsItsLesson(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprint(tt.args), func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) {
+			inBubble(t, func(t *testing.T) {
 				var stdout, stderr bytes.Buffer
 				require.NoError(t, run(context.Background(), tt.args, &stdout, &stderr))
 				part1, _, ok := strings.Cut(stdout.String(), "=== part 2")

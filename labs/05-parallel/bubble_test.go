@@ -1,0 +1,147 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+	"testing/synctest"
+)
+
+// inBubble runs f in a synctest bubble, as synctest.Test does. When every
+// goroutine of the bubble waits for another and nothing can wake them,
+// synctest panics, and the panic would end every test of the package with
+// a dump of every goroutine. inBubble fails the test instead, with the
+// likely causes and the lines where the goroutines wait, and the other
+// tests still run.
+func inBubble(t *testing.T, f func(t *testing.T)) {
+	t.Helper()
+	var bubble string // how a stack dump names the bubble
+	defer func() {
+		r := recover()
+		if r == nil {
+			return
+		}
+		if err, ok := r.(error); !ok || !strings.HasPrefix(err.Error(), "deadlock: ") {
+			panic(r)
+		}
+		t.Fatalf("the run is stuck: its goroutines all wait, and nothing can wake them. "+
+			"Does a goroutine send on a channel that nobody reads any more? "+
+			"Does the loop wait for an event, or for goroutines, that never come? They wait here:\n%s",
+			strings.Join(waiting(bubble), "\n"))
+	}()
+	synctest.Test(t, func(t *testing.T) {
+		bubble = goroutines()[0].bubble()
+		f(t)
+	})
+}
+
+// waiting lists where the goroutines of the named bubble wait, one line
+// per place, as "batch.go:206 in (*runState).execute.func1: chan send".
+func waiting(bubble string) []string {
+	var places []string
+	count := map[string]int{}
+	for _, g := range goroutines() {
+		place := g.inLab(true)
+		if bubble == "" || g.bubble() != bubble || place == "" {
+			continue // another bubble's, or the testing package's own
+		}
+		place += ": " + g.waitsFor()
+		if count[place] == 0 {
+			places = append(places, place)
+		}
+		count[place]++
+	}
+	for i, p := range places {
+		if n := count[p]; n > 1 {
+			p = fmt.Sprintf("%s (%d goroutines)", p, n)
+		}
+		places[i] = "    " + p
+	}
+	return places
+}
+
+// toolGoroutines returns the goroutines that run the lab's code, other
+// than the caller: while a batch runs, those that run its tools; once a run
+// is over, any that the loop left behind.
+func toolGoroutines() []goroutine {
+	var found []goroutine
+	for i, g := range goroutines() {
+		if i > 0 && g.inLab(false) != "" {
+			found = append(found, g) // the first is the caller's
+		}
+	}
+	return found
+}
+
+// A goroutine is one goroutine of a stack dump.
+type goroutine struct {
+	// header is as "goroutine 9 [chan send (durable), synctest bubble 28]:".
+	header string
+	// frames are two lines each: the function with its arguments, then a
+	// tab, the file, its line and an offset.
+	frames []string
+}
+
+// goroutines returns the stack of every goroutine, the caller's first.
+func goroutines() []goroutine {
+	buf := make([]byte, 64<<10)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	var all []goroutine
+	for g := range strings.SplitSeq(string(buf), "\n\n") {
+		header, frames, _ := strings.Cut(g, "\n")
+		all = append(all, goroutine{header: header, frames: strings.Split(frames, "\n")})
+	}
+	return all
+}
+
+// bubbleName is how a header names the goroutine's bubble.
+var bubbleName = regexp.MustCompile(`synctest bubble \d+\]`)
+
+// bubble returns how the header names the goroutine's bubble, or "" if it
+// is in none.
+func (g goroutine) bubble() string { return bubbleName.FindString(g.header) }
+
+// waitsFor returns what the goroutine waits for: "chan send" for a header
+// "goroutine 9 [chan send (durable), synctest bubble 28]:".
+func (g goroutine) waitsFor() string {
+	_, state, _ := strings.Cut(g.header, "[")
+	state, _, _ = strings.Cut(strings.TrimSuffix(state, "]:"), ",")
+	return strings.TrimSuffix(state, " (durable)")
+}
+
+// inLab returns the first frame of the goroutine in the lab's code, as
+// "batch.go:206 in (*runState).execute.func1", or, if tests is set and
+// there is none, the first in its tests; "" if there is none either.
+func (g goroutine) inLab(tests bool) string {
+	_, self, _, _ := runtime.Caller(0)
+	dir := "\t" + filepath.Dir(self) + string(filepath.Separator)
+	var inTest string
+	for i := 1; i < len(g.frames); i++ {
+		file, ok := strings.CutPrefix(g.frames[i], dir)
+		end := strings.LastIndex(g.frames[i-1], "(")
+		if !ok || end < 0 {
+			continue
+		}
+		file, _, _ = strings.Cut(file, " ")
+		fn := g.frames[i-1][:end]
+		_, fn, _ = strings.Cut(fn[strings.LastIndex(fn, "/")+1:], ".") // without the package
+		place := file + " in " + fn
+		if !strings.Contains(file, "_test.go:") {
+			return place
+		}
+		if tests && inTest == "" {
+			inTest = place
+		}
+	}
+	return inTest
+}
