@@ -27,10 +27,13 @@ func inBubble(t *testing.T, f func(t *testing.T)) {
 		if err, ok := r.(error); !ok || !strings.HasPrefix(err.Error(), "deadlock: ") {
 			panic(r)
 		}
-		t.Fatalf("the run is stuck: its goroutines all wait, and nothing can wake them. "+
-			"Does a goroutine send on a channel that nobody reads any more? "+
-			"Does the loop wait for an event, or for goroutines, that never come? They wait here:\n%s",
-			strings.Join(waiting(bubble), "\n"))
+		stuck := "the run is stuck: its goroutines all wait, and nothing can wake them. " +
+			"Does a goroutine send on a channel that nobody reads any more? " +
+			"Does the loop wait for an event, or for goroutines, that never come?"
+		if places := waiting(bubble); len(places) > 0 {
+			stuck += " They wait here:\n" + strings.Join(places, "\n")
+		}
+		t.Fatal(stuck)
 	}()
 	synctest.Test(t, func(t *testing.T) {
 		bubble = goroutines()[0].bubble()
