@@ -29,7 +29,7 @@ func (s *session) checkOne(ctx context.Context, lab *Lab, fresh bool) (*report, 
 	if err := s.started(lab); err != nil {
 		return nil, err
 	}
-	reports, err := s.wb.check(ctx, []target{{lab: lab, dir: s.wb.copyDir(lab.Name)}}, fresh)
+	reports, err := s.checkCopies(ctx, []target{{lab: lab, dir: s.wb.copyDir(lab.Name)}}, fresh)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, errInterrupted
@@ -40,6 +40,18 @@ func (s *session) checkOne(ctx context.Context, lab *Lab, fresh bool) (*report, 
 		s.errOut.say(msgRememberFailed, err)
 	}
 	return reports[0], nil
+}
+
+// checkCopies checks the copies as workbook.check does, and says so on the
+// terminal while it runs.
+func (s *session) checkCopies(ctx context.Context, targets []target, fresh bool) ([]*report, error) {
+	if len(targets) == 1 {
+		s.status.show(msgChecking, s.wb.rel(targets[0].dir))
+	} else {
+		s.status.show(msgCheckingAll, s.wb.rel(s.wb.work))
+	}
+	defer s.status.clear()
+	return s.wb.check(ctx, targets, fresh)
 }
 
 // nextContents is nextLab's advice to run the table of contents.

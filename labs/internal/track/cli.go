@@ -41,6 +41,8 @@ type session struct {
 	wb     *workbook
 	out    *printer
 	errOut *printer
+	// status says what a slow step does while it runs, on a terminal.
+	status *statusLine
 	force  bool
 	getenv func(string) string
 }
@@ -98,6 +100,7 @@ func run(ctx context.Context, wb *workbook, getenv func(string) string, args []s
 		wb:     wb,
 		out:    newPrinter(stdout, lang(), cli.Colorful(stdout)),
 		errOut: newPrinter(stderr, lang(), false),
+		status: newStatusLine(stderr, lang()),
 		force:  *force,
 		getenv: getenv,
 	}

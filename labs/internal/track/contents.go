@@ -23,7 +23,7 @@ func (s *session) contents(ctx context.Context) error {
 	}
 	reports := map[string]*report{}
 	if len(targets) > 0 {
-		rs, err := wb.check(ctx, targets, false)
+		rs, err := s.checkCopies(ctx, targets, false)
 		if err != nil {
 			if ctx.Err() != nil {
 				return errInterrupted

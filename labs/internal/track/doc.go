@@ -114,7 +114,10 @@
 // the lab's output and keep the learner's in the copy's testdata directory
 // (see package expected). check does not run the race detector, which
 // needs cgo and builds every package again; a lab whose exercises start
-// goroutines (Lab.Race) asks for go test -race once it passes.
+// goroutines (Lab.Race) asks for go test -race once it passes. While go
+// test runs, which takes up to a minute the first time, a line on the
+// terminal says so (statusLine), blanked before the report; output that is
+// not a terminal gets the report alone.
 //
 // # What TestVerify proves
 //

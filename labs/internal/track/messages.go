@@ -47,6 +47,8 @@ var (
 	msgMoreLine         = Text{EN: "… 1 more line: %s", ZH: "…… 还有 1 行：%s"}
 	msgDeadlock         = Text{EN: "every goroutine of the test is blocked, each waiting for another: a deadlock", ZH: "这个测试的每个 goroutine 都阻塞了，都在等另一个：死锁"}
 	msgNothingReported  = Text{EN: "go test reported nothing for %s", ZH: "go test 没有报告 %s 的任何结果"}
+	msgChecking         = Text{EN: "checking %s with go test…", ZH: "正在用 go test 检查 %s……"}
+	msgCheckingAll      = Text{EN: "checking your copies in %s with go test…", ZH: "正在用 go test 检查 %s 里你的副本……"}
 	msgChangedMeanwhile = Text{EN: "your copy changed while it was being checked: check again", ZH: "检查期间你的副本有改动：请再检查一次"}
 	msgTestMissing      = Text{EN: "note: %s is missing from your copy; check runs the tests your copy has. To restore it: %s", ZH: "注意：你的副本里缺少 %s；check 只运行你的副本里有的测试。要恢复它：%s"}
 	msgCodeMissing      = Text{EN: "note: %s is missing from your copy. To restore it: %s", ZH: "注意：你的副本里缺少 %s。要恢复它：%s"}
