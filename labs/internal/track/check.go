@@ -301,8 +301,16 @@ func (r *report) findingOf(run *pkgRun, test string) *finding {
 		return &finding{test: test, why: msgExitedInTest}
 	case t.status == unfinished && run.timedOut:
 		f := &finding{test: test, why: msgTimeout, whyArgs: []any{testTimeout}}
-		// go test's dump of the goroutines shows where the copy's code was.
-		if where := frameIn(t.output, r.dir, r.rel, r.lab.learnerFiles()...); where != "" {
+		// go test's dump of the goroutines shows where the copy's code was:
+		// waiting for a lock, if a goroutine does, which synctest cannot
+		// tell from a wait that will end.
+		where := lockWaiter(t.output, r.dir, r.rel, r.lab.learnerFiles()...)
+		if where != "" {
+			f.why = msgTimeoutLock
+		} else {
+			where = frameIn(t.output, r.dir, r.rel, r.lab.learnerFiles()...)
+		}
+		if where != "" {
 			f.lines = []string{"  at " + where}
 		}
 		return f

@@ -211,6 +211,28 @@ func frameIn(lines []string, copyDir, copyRel string, learner ...string) string 
 	return firstOf(inCode, inTest)
 }
 
+// lockWaiter returns where in the copy a goroutine of a dump of goroutines
+// waits to lock a mutex, as frameIn writes it, or "" if none does. Its
+// header says so: "goroutine 8 [sync.Mutex.Lock]:".
+func lockWaiter(lines []string, copyDir, copyRel string, learner ...string) string {
+	for i, l := range lines {
+		_, state, header := strings.Cut(l, "[")
+		header = header && strings.HasPrefix(l, "goroutine ") && strings.HasSuffix(l, ":")
+		if !header || !strings.HasPrefix(state, "sync.Mutex.Lock") && !strings.HasPrefix(state, "sync.RWMutex.") {
+			continue
+		}
+		// Its frames run up to the next goroutine's header.
+		end := i + 1
+		for end < len(lines) && !strings.HasPrefix(lines[end], "goroutine ") {
+			end++
+		}
+		if where := frameIn(lines[i+1:end], copyDir, copyRel, learner...); where != "" {
+			return where
+		}
+	}
+	return ""
+}
+
 // shorten keeps the first n lines, and returns how many it left out. It
 // leaves out none when one or two would go: the note that replaces them
 // takes a line itself, and the last line is often the one that matters,

@@ -176,6 +176,34 @@ func TestParseEventsOfATimeout(t *testing.T) {
 	assert.Equal(t, msgTimeout, r.exercises[0].finding.why)
 }
 
+// TestATimeoutOnALockSaysSo checks the timeout of a test whose goroutine
+// waits for a mutex that is never unlocked, which synctest cannot tell from
+// a wait that will end: the sentence names the lock, and the line is the
+// waiting goroutine's, not the first in the dump.
+func TestATimeoutOnALockSaysSo(t *testing.T) {
+	const pkg = "github.com/x/mywork/06-steering"
+	out := events(t,
+		testEvent{Action: "run", Package: pkg, Test: "TestHang"},
+		testEvent{Action: "output", Package: pkg, Test: "TestHang", Output: "panic: test timed out after 10s\n"},
+		testEvent{Action: "output", Package: pkg, Test: "TestHang", Output: "goroutine 7 [chan receive, synctest bubble 1]:\n"},
+		testEvent{Action: "output", Package: pkg, Test: "TestHang", Output: "github.com/x/mywork/06-steering.(*runState).loop(...)\n"},
+		testEvent{Action: "output", Package: pkg, Test: "TestHang", Output: "\t/repo/mywork/06-steering/loop.go:90 +0x7a6\n"},
+		testEvent{Action: "output", Package: pkg, Test: "TestHang", Output: "goroutine 8 [sync.Mutex.Lock, synctest bubble 1]:\n"},
+		testEvent{Action: "output", Package: pkg, Test: "TestHang", Output: "sync.(*Mutex).Lock(...)\n"},
+		testEvent{Action: "output", Package: pkg, Test: "TestHang", Output: "\t/usr/local/go/src/sync/mutex.go:46 +0x1d\n"},
+		testEvent{Action: "output", Package: pkg, Test: "TestHang", Output: "github.com/x/mywork/06-steering.(*queue).waiting(...)\n"},
+		testEvent{Action: "output", Package: pkg, Test: "TestHang", Output: "\t/repo/mywork/06-steering/queue.go:66 +0x7a6\n"},
+		testEvent{Action: "output", Package: pkg, Output: "FAIL\tgithub.com/x/mywork/06-steering\t10.011s\n"},
+		testEvent{Action: "fail", Package: pkg},
+	)
+	run := parseEvents(out, []string{"mywork/06-steering"})["mywork/06-steering"]
+	require.NotNil(t, run)
+	r := &report{lab: &Lab{Name: "06-steering"}, dir: "/repo/mywork/06-steering", rel: "mywork/06-steering"}
+	f := r.findingOf(run, "TestHang")
+	assert.Equal(t, msgTimeoutLock, f.why)
+	assert.Equal(t, []string{"  at mywork/06-steering/queue.go:66"}, f.lines, "where the goroutine waits for the lock, not the first line of the copy in the dump")
+}
+
 func TestParseEventsOfABuildFailure(t *testing.T) {
 	const pkg = "github.com/x/mywork/02-loop"
 	out := events(t,

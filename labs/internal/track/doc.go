@@ -104,7 +104,8 @@
 // the lab missing from the copy; a panic (in a test, or as the package
 // starts, before any test), a synctest deadlock and a timeout get a
 // sentence and the copy's line, in the learner's files first, never a
-// goroutine dump; an os.Exit gets a sentence of its own; a test that a
+// goroutine dump (a timeout in which a goroutine waits for a mutex names the
+// lock, which synctest cannot tell from a wait that will end); an os.Exit gets a sentence of its own; a test that a
 // crash kept from running is "not checked", and the test that crashed is
 // the broken rule. testify's Error Trace, Test and Diff fields are left
 // out, and its "Should be empty" on go-cmp's diff reads as a diff.

@@ -37,6 +37,7 @@ var (
 	msgNotRun           = Text{EN: "the test did not run: an earlier test crashed or did not finish", ZH: "这个测试没有运行：前面有测试崩溃了，或者没有结束"}
 	msgMissingTest      = Text{EN: "the test %s is not in your copy: did you delete or rename it? go run ./labs solution %s shows how your files differ from the lab's", ZH: "你的副本里没有测试 %s：是删掉了，还是改了名字？go run ./labs solution %s 会显示你的文件和实验的文件有哪些不同"}
 	msgTimeout          = Text{EN: "the test did not finish within %s: a loop that never ends, or a wait for something that never comes, is the likely cause", ZH: "这个测试在 %s 内没有结束：多半是循环停不下来，或者在等一个永远不会来的东西"}
+	msgTimeoutLock      = Text{EN: "the test did not finish within %s: a goroutine waits to lock a mutex that nobody unlocks. Does a function return while it holds the lock? defer mu.Unlock(), right after mu.Lock(), unlocks it on every return", ZH: "这个测试在 %s 内没有结束：有个 goroutine 在等一把没人解开的互斥锁。是不是有函数拿着锁就返回了？紧跟在 mu.Lock() 后面写 defer mu.Unlock()，函数无论从哪里返回都会解锁"}
 	msgNoMessage        = Text{EN: "the test failed without saying why", ZH: "这个测试失败了，但没有说明原因"}
 	msgPanic            = Text{EN: "the test panicked: %s", ZH: "这个测试发生了 panic：%s"}
 	msgExitBeforeTests  = Text{EN: "Your code in %s ends the test program as the package starts, before any test runs: does an init function call os.Exit or log.Fatal?", ZH: "你在 %s 里的代码在包初始化时就结束了测试程序，还没有任何测试运行：是不是某个 init 函数调用了 os.Exit 或 log.Fatal？"}
