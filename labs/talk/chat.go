@@ -228,8 +228,11 @@ func (c *Chat) Run(ctx context.Context, s Show, agent Agent, run Run) error {
 				c.current.cancel()
 				return cli.ErrInterrupted
 			default:
-				close(c.current.interrupted)
+				// The note first: the run prints it at its next event,
+				// and only close lets it react, so the note comes
+				// before what the Ctrl-C does, on every run.
 				c.say("(Ctrl-C: the run stops; Ctrl-C again ends the program at once)")
+				close(c.current.interrupted)
 			}
 		case sig := <-hangups:
 			eof, lines = true, nil
@@ -238,8 +241,8 @@ func (c *Chat) Run(ctx context.Context, s Show, agent Agent, run Run) error {
 			case isClosed(c.current.interrupted):
 				c.current.cancel()
 			default:
+				c.say(fmt.Sprintf("(%v: the run stops, and the session ends)", sig)) // first, as at Ctrl-C
 				close(c.current.interrupted)
-				c.say(fmt.Sprintf("(%v: the run stops, and the session ends)", sig))
 			}
 		case err := <-done:
 			done = nil
