@@ -312,11 +312,13 @@ func (c *Chat) typed(text string, working bool) (prompt string, ok bool) {
 			c.say("(not sent: a follow-up needs a text after " + FollowUpPrefix + ")")
 		}
 	case followUp:
-		c.queue(queued{followUp: true, text: text})
+		// The note first, as at Ctrl-C: the run may take the message as
+		// soon as it is queued, and print it entering.
 		c.say(fmt.Sprintf("(follow-up queued: %q; it enters when the agent would otherwise stop)", text))
+		c.queue(queued{followUp: true, text: text})
 	case working:
-		c.queue(queued{text: text})
 		c.say(fmt.Sprintf("(steering message queued: %q; it enters before the model's next request)", text))
+		c.queue(queued{text: text})
 	default:
 		return text, true
 	}
