@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -494,4 +495,20 @@ func TestAfterALabTheNextLab(t *testing.T) {
 	var out bytes.Buffer
 	r.write(newPrinter(&out, English, false), nextContents)
 	assert.Contains(t, out.String(), "Next: go run ./labs, which shows how far you are in the labs you have started.\n")
+}
+
+// TestTheREADMEsSayHowLongATestMayRun checks what the README, in both
+// languages, says of check's time limit for a test.
+func TestTheREADMEsSayHowLongATestMayRun(t *testing.T) {
+	root, err := expected.Root()
+	require.NoError(t, err)
+	secs := int(testTimeout.Seconds())
+	for name, want := range map[string]string{
+		"README.md":       fmt.Sprintf("`check` stops a test that has run for %d s", secs),
+		"README.zh-CN.md": fmt.Sprintf("`check` 会停下一个已经跑了 %d s 的测试", secs),
+	} {
+		readme, err := os.ReadFile(filepath.Join(root, name))
+		require.NoError(t, err)
+		assert.Contains(t, strings.ReplaceAll(string(readme), "\n", " "), want, name)
+	}
 }
