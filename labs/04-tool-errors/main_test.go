@@ -176,14 +176,14 @@ func TestEveryFailingCallGetsAnErrorResultAndTheLoopGoesOn(t *testing.T) {
 		result, ok := res.History[2+i].(fakemodel.ToolResultMessage)
 		require.True(t, ok, "%s: message %d is a tool result", rule, 2+i)
 		if result.ToolCallID != call.ID {
-			wrong = append(wrong, fmt.Sprintf("message %d answers %s, not call %d, %s: results come in the order of the calls", 2+i, result.ToolCallID, i+1, call.ID))
+			wrong = append(wrong, fmt.Sprintf("message %d answers %s, not call %d (%s): results come in the order of the calls", 2+i, result.ToolCallID, i+1, call.ID))
 		}
 		if result.IsError != (i > 0) {
-			wrong = append(wrong, fmt.Sprintf("message %d has IsError %t: %s", 2+i, result.IsError, result.Content))
+			wrong = append(wrong, fmt.Sprintf("message %d has IsError %t, want %t (only call 1 succeeds): %s", 2+i, result.IsError, i > 0, result.Content))
 		}
 	}
 	if len(wrong) > 0 {
-		t.Errorf("%s: only the first call succeeds; the result of every other call is an error result (IsError true):\n%s", rule, strings.Join(wrong, "\n"))
+		t.Errorf("%s:\n%s", rule, strings.Join(wrong, "\n"))
 	}
 }
 
