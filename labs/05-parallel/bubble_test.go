@@ -36,7 +36,7 @@ func inBubble(t *testing.T, f func(t *testing.T)) {
 		t.Fatal(stuck)
 	}()
 	synctest.Test(t, func(t *testing.T) {
-		bubble = goroutines()[0].bubble()
+		bubble = current().bubble()
 		f(t)
 	})
 }
@@ -46,7 +46,7 @@ func inBubble(t *testing.T, f func(t *testing.T)) {
 func waiting(bubble string) []string {
 	var places []string
 	count := map[string]int{}
-	for _, g := range goroutines() {
+	for _, g := range stacks(true) {
 		place := g.inLab(true)
 		if bubble == "" || g.bubble() != bubble || place == "" {
 			continue // another bubble's, or the testing package's own
@@ -71,7 +71,7 @@ func waiting(bubble string) []string {
 // is over, any that the loop left behind.
 func toolGoroutines() []goroutine {
 	var found []goroutine
-	for i, g := range goroutines() {
+	for i, g := range stacks(true) {
 		if i > 0 && g.inLab(false) != "" {
 			found = append(found, g) // the first is the caller's
 		}
@@ -88,23 +88,35 @@ type goroutine struct {
 	frames []string
 }
 
-// goroutines returns the stack of every goroutine, the caller's first.
-func goroutines() []goroutine {
+// current returns the stack of the calling goroutine.
+func current() goroutine { return stacks(false)[0] }
+
+// stacks returns the stack of the calling goroutine, then, if all is set,
+// those of every other goroutine, as runtime.Stack writes them.
+func stacks(all bool) []goroutine {
 	buf := make([]byte, 64<<10)
 	for {
-		n := runtime.Stack(buf, true)
+		n := runtime.Stack(buf, all)
 		if n < len(buf) {
 			buf = buf[:n]
 			break
 		}
 		buf = make([]byte, 2*len(buf))
 	}
-	var all []goroutine
+	var gs []goroutine
 	for g := range strings.SplitSeq(string(buf), "\n\n") {
 		header, frames, _ := strings.Cut(g, "\n")
-		all = append(all, goroutine{header: header, frames: strings.Split(frames, "\n")})
+		gs = append(gs, goroutine{header: header, frames: strings.Split(frames, "\n")})
 	}
-	return all
+	return gs
+}
+
+// id returns the goroutine's number, as its header gives it: "7" for
+// "goroutine 7 [running]:". Go has no other way to tell goroutines apart,
+// and only a test should want one.
+func (g goroutine) id() string {
+	id, _, _ := strings.Cut(strings.TrimPrefix(g.header, "goroutine "), " ")
+	return id
 }
 
 // bubbleName is how a header names the goroutine's bubble.

@@ -125,10 +125,10 @@ func TestEachEndComesAsItsCallFinishes(t *testing.T) {
 
 func TestEveryEventComesFromTheRunsGoroutine(t *testing.T) {
 	inBubble(t, func(t *testing.T) {
-		mine := goroutineID()
+		mine := current().id()
 		var elsewhere []string
 		for ev := range runLoop(context.Background(), forecast(t), fakemodel.ForecasterPrompt) {
-			if goroutineID() != mine {
+			if current().id() != mine {
 				elsewhere = append(elsewhere, traceLine(ev))
 			}
 		}
@@ -136,16 +136,6 @@ func TestEveryEventComesFromTheRunsGoroutine(t *testing.T) {
 			"a tool's goroutine hands its events to the loop over a channel, and never calls r.emit, "+
 			"which would run the consumer's code on the tool's goroutine. These came from another goroutine")
 	})
-}
-
-// goroutineID returns the calling goroutine's number, which the first line
-// of its stack gives: "goroutine 7 [running]:". Go has no other way to tell
-// goroutines apart, and only a test should want one.
-func goroutineID() string {
-	buf := make([]byte, 64)
-	buf = buf[:runtime.Stack(buf, false)]
-	id, _, _ := strings.Cut(strings.TrimPrefix(string(buf), "goroutine "), " ")
-	return id
 }
 
 func TestResultsComeInTheModelsOrder(t *testing.T) {
