@@ -295,27 +295,31 @@ func (r *report) findingOf(run *pkgRun, test string) *finding {
 		return &finding{test: test, why: msgMissingTest, whyArgs: []any{test, r.lab.Name}}
 	case t.status == passed, t.status == skipped:
 		return nil
-	case t.status == unfinished && !run.timedOut && panicOf(t.output, "", "") == nil && panicOf(run.output, "", "") == nil:
+	}
+	// A panic or a timeout in a subtest is in the subtest's output, which
+	// is the leaf's: the subtest that never ended.
+	leaf := firstFailedLeaf(run, test)
+	switch {
+	case t.status == unfinished && !run.timedOut && panicOf(leaf.output, "", "") == nil && panicOf(run.output, "", "") == nil:
 		// The test never ended, and nothing panicked: the test program
 		// exited in its middle.
-		return &finding{test: test, why: msgExitedInTest}
+		return &finding{test: leaf.name, why: msgExitedInTest}
 	case t.status == unfinished && run.timedOut:
-		f := &finding{test: test, why: msgTimeout, whyArgs: []any{testTimeout}}
+		f := &finding{test: leaf.name, why: msgTimeout, whyArgs: []any{testTimeout}}
 		// go test's dump of the goroutines shows where the copy's code was:
 		// waiting for a lock, if a goroutine does, which synctest cannot
 		// tell from a wait that will end.
-		where := lockWaiter(t.output, r.dir, r.rel, r.lab.learnerFiles()...)
+		where := lockWaiter(leaf.output, r.dir, r.rel, r.lab.learnerFiles()...)
 		if where != "" {
 			f.why = msgTimeoutLock
 		} else {
-			where = frameIn(t.output, r.dir, r.rel, r.lab.learnerFiles()...)
+			where = frameIn(leaf.output, r.dir, r.rel, r.lab.learnerFiles()...)
 		}
 		if where != "" {
 			f.lines = []string{"  at " + where}
 		}
 		return f
 	}
-	leaf := firstFailedLeaf(run, test)
 	f := failure(leaf.output, r.dir, r.rel, r.lab.learnerFiles()...)
 	f.test = leaf.name
 	if f.why.EN == "" && len(f.lines) == 0 {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -135,24 +136,38 @@ func events(t *testing.T, evs ...testEvent) []byte {
 	return []byte(b.String())
 }
 
+// printed returns the events of lines that the test printed, each ending
+// with a newline.
+func printed(pkg, test string, lines ...string) []testEvent {
+	evs := make([]testEvent, len(lines))
+	for i, l := range lines {
+		evs[i] = testEvent{Action: "output", Package: pkg, Test: test, Output: l + "\n"}
+	}
+	return evs
+}
+
 func TestParseEventsOfATimeout(t *testing.T) {
 	const pkg = "github.com/x/mywork/02-loop"
-	out := events(t,
-		testEvent{Action: "run", Package: pkg, Test: "TestA"},
-		testEvent{Action: "pass", Package: pkg, Test: "TestA"},
-		testEvent{Action: "run", Package: pkg, Test: "TestHang"},
-		testEvent{Action: "output", Package: pkg, Test: "TestHang", Output: "=== RUN   TestHang\n"},
-		testEvent{Action: "output", Package: pkg, Test: "TestHang", Output: "panic: test timed out after 10s\n"},
-		testEvent{Action: "output", Package: pkg, Test: "TestHang", Output: "\trunning tests:\n"},
-		testEvent{Action: "output", Package: pkg, Test: "TestHang", Output: "\t\tTestHang (10s)\n"},
-		testEvent{Action: "output", Package: pkg, Test: "TestHang", Output: "\n"},
-		testEvent{Action: "output", Package: pkg, Test: "TestHang", Output: "goroutine 28 [runnable, synctest bubble 1]:\n"},
-		testEvent{Action: "output", Package: pkg, Test: "TestHang", Output: "github.com/x/mywork/02-loop.runLoop(...)\n"},
-		testEvent{Action: "output", Package: pkg, Test: "TestHang", Output: "\t/repo/mywork/02-loop/loop.go:55 +0x7a6\n"},
-		testEvent{Action: "output", Package: pkg, Output: "FAIL\tgithub.com/x/mywork/02-loop\t10.011s\n"},
-		testEvent{Action: "fail", Package: pkg},
-		testEvent{Action: "pass", Package: "github.com/x/other"},
-	)
+	out := events(t, slices.Concat(
+		[]testEvent{
+			{Action: "run", Package: pkg, Test: "TestA"},
+			{Action: "pass", Package: pkg, Test: "TestA"},
+			{Action: "run", Package: pkg, Test: "TestHang"},
+		},
+		printed(pkg, "TestHang",
+			"=== RUN   TestHang",
+			"panic: test timed out after 10s",
+			"\trunning tests:",
+			"\t\tTestHang (10s)",
+			"",
+			"goroutine 28 [runnable, synctest bubble 1]:",
+			"github.com/x/mywork/02-loop.runLoop(...)",
+			"\t/repo/mywork/02-loop/loop.go:55 +0x7a6"),
+		[]testEvent{
+			{Action: "output", Package: pkg, Output: "FAIL\tgithub.com/x/mywork/02-loop\t10.011s\n"},
+			{Action: "fail", Package: pkg},
+			{Action: "pass", Package: "github.com/x/other"},
+		})...)
 	runs := parseEvents(out, []string{"mywork/02-loop"})
 	require.Len(t, runs, 1, "other packages are not reported")
 	run := runs["mywork/02-loop"]
@@ -179,29 +194,64 @@ func TestParseEventsOfATimeout(t *testing.T) {
 // TestATimeoutOnALockSaysSo checks the timeout of a test whose goroutine
 // waits for a mutex that is never unlocked, which synctest cannot tell from
 // a wait that will end: the sentence names the lock, and the line is the
-// waiting goroutine's, not the first in the dump.
+// waiting goroutine's, not the first in the dump. The test hangs in a
+// subtest, whose output holds the dump.
 func TestATimeoutOnALockSaysSo(t *testing.T) {
 	const pkg = "github.com/x/mywork/06-steering"
-	out := events(t,
-		testEvent{Action: "run", Package: pkg, Test: "TestHang"},
-		testEvent{Action: "output", Package: pkg, Test: "TestHang", Output: "panic: test timed out after 10s\n"},
-		testEvent{Action: "output", Package: pkg, Test: "TestHang", Output: "goroutine 7 [chan receive, synctest bubble 1]:\n"},
-		testEvent{Action: "output", Package: pkg, Test: "TestHang", Output: "github.com/x/mywork/06-steering.(*runState).loop(...)\n"},
-		testEvent{Action: "output", Package: pkg, Test: "TestHang", Output: "\t/repo/mywork/06-steering/loop.go:90 +0x7a6\n"},
-		testEvent{Action: "output", Package: pkg, Test: "TestHang", Output: "goroutine 8 [sync.Mutex.Lock, synctest bubble 1]:\n"},
-		testEvent{Action: "output", Package: pkg, Test: "TestHang", Output: "sync.(*Mutex).Lock(...)\n"},
-		testEvent{Action: "output", Package: pkg, Test: "TestHang", Output: "\t/usr/local/go/src/sync/mutex.go:46 +0x1d\n"},
-		testEvent{Action: "output", Package: pkg, Test: "TestHang", Output: "github.com/x/mywork/06-steering.(*queue).waiting(...)\n"},
-		testEvent{Action: "output", Package: pkg, Test: "TestHang", Output: "\t/repo/mywork/06-steering/queue.go:66 +0x7a6\n"},
-		testEvent{Action: "output", Package: pkg, Output: "FAIL\tgithub.com/x/mywork/06-steering\t10.011s\n"},
-		testEvent{Action: "fail", Package: pkg},
-	)
+	out := events(t, slices.Concat(
+		[]testEvent{
+			{Action: "run", Package: pkg, Test: "TestHang"},
+			{Action: "run", Package: pkg, Test: "TestHang/mode_all"},
+		},
+		printed(pkg, "TestHang/mode_all",
+			"panic: test timed out after 10s",
+			"goroutine 7 [chan receive, synctest bubble 1]:",
+			"github.com/x/mywork/06-steering.(*runState).loop(...)",
+			"\t/repo/mywork/06-steering/loop.go:90 +0x7a6",
+			"goroutine 8 [sync.Mutex.Lock, synctest bubble 1]:",
+			"sync.(*Mutex).Lock(...)",
+			"\t/usr/local/go/src/sync/mutex.go:46 +0x1d",
+			"github.com/x/mywork/06-steering.(*queue).waiting(...)",
+			"\t/repo/mywork/06-steering/queue.go:66 +0x7a6"),
+		[]testEvent{
+			{Action: "output", Package: pkg, Output: "FAIL\tgithub.com/x/mywork/06-steering\t10.011s\n"},
+			{Action: "fail", Package: pkg},
+		})...)
 	run := parseEvents(out, []string{"mywork/06-steering"})["mywork/06-steering"]
 	require.NotNil(t, run)
 	r := &report{lab: &Lab{Name: "06-steering"}, dir: "/repo/mywork/06-steering", rel: "mywork/06-steering"}
 	f := r.findingOf(run, "TestHang")
 	assert.Equal(t, msgTimeoutLock, f.why)
+	assert.Equal(t, "TestHang/mode_all", f.test, "the subtest that hung")
 	assert.Equal(t, []string{"  at mywork/06-steering/queue.go:66"}, f.lines, "where the goroutine waits for the lock, not the first line of the copy in the dump")
+}
+
+// TestAPanicInASubtestIsAPanic checks a goroutine that panics while a
+// subtest runs: go test puts the panic in the subtest's output, and the
+// test, which never ended, is reported with the panic, not as an exit.
+func TestAPanicInASubtestIsAPanic(t *testing.T) {
+	const pkg = "github.com/x/mywork/05-parallel"
+	out := events(t, slices.Concat(
+		[]testEvent{
+			{Action: "run", Package: pkg, Test: "TestResults"},
+			{Action: "run", Package: pkg, Test: "TestResults/part_1"},
+		},
+		printed(pkg, "TestResults/part_1",
+			"panic: send on closed channel",
+			"goroutine 9 [running]:",
+			"github.com/x/mywork/05-parallel.(*runState).execute.func1()",
+			"\t/repo/mywork/05-parallel/batch.go:206 +0x4f4"),
+		[]testEvent{
+			{Action: "output", Package: pkg, Output: "FAIL\tgithub.com/x/mywork/05-parallel\t0.011s\n"},
+			{Action: "fail", Package: pkg},
+		})...)
+	run := parseEvents(out, []string{"mywork/05-parallel"})["mywork/05-parallel"]
+	require.NotNil(t, run)
+	r := &report{lab: &Lab{Name: "05-parallel"}, dir: "/repo/mywork/05-parallel", rel: "mywork/05-parallel"}
+	f := r.findingOf(run, "TestResults")
+	assert.Equal(t, msgPanic, f.why)
+	assert.Equal(t, "TestResults/part_1", f.test)
+	assert.Contains(t, f.lines, "  at mywork/05-parallel/batch.go:206")
 }
 
 func TestParseEventsOfABuildFailure(t *testing.T) {
