@@ -30,12 +30,17 @@ func (c *checkedWriter) Write(p []byte) (int, error) {
 }
 
 // Colorful reports whether w is a terminal that may receive colour: not
-// when NO_COLOR is set or TERM is dumb. It looks through the writer that
-// Run wraps standard output in.
+// when NO_COLOR is set or TERM is dumb.
 func Colorful(w io.Writer) bool {
 	if os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
 		return false
 	}
+	return IsTerminal(w)
+}
+
+// IsTerminal reports whether w is a terminal, or another character device.
+// It looks through the writer that Run wraps standard output in.
+func IsTerminal(w io.Writer) bool {
 	if c, ok := w.(*checkedWriter); ok {
 		w = c.w
 	}

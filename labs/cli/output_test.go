@@ -30,6 +30,8 @@ func TestColourOnlyOnATerminal(t *testing.T) {
 	t.Setenv("TERM", "xterm")
 	t.Setenv("NO_COLOR", "1")
 	assert.False(t, Colorful(&checkedWriter{w: device}), "NO_COLOR turns colour off")
+	assert.True(t, IsTerminal(&checkedWriter{w: device}), "but the terminal is still one")
+	assert.False(t, IsTerminal(&bytes.Buffer{}))
 }
 
 func TestPainterColoursOnlyForATerminal(t *testing.T) {

@@ -224,8 +224,8 @@ func (r *report) first(run *pkgRun) {
 		return
 	}
 	if len(run.order) == 0 && hasAnyTest(r.dir, r.lab.ruleTests()) {
-		// go test says ok, and no test ran: the test program ended as
-		// the package started.
+		// No test ran, although the copy has the rules' tests: the test
+		// program ended as the package started.
 		r.exited = true
 		return
 	}

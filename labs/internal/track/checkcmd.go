@@ -94,7 +94,11 @@ func (s *session) hint(ctx context.Context, lab *Lab) error {
 			s.out.say(msgHintBuild, lab.Name)
 			return errFailed
 		}
-		s.out.say(msgHintDoesNotCompile, lab.Name)
+		if r.vet {
+			s.out.say(msgHintVetFails, lab.Name)
+		} else {
+			s.out.say(msgHintDoesNotCompile, lab.Name)
+		}
 	case len(r.panicked) > 0, r.exited:
 		s.out.say(msgHintPanic, lab.Name)
 		return errFailed
@@ -123,13 +127,7 @@ func (s *session) hint(ctx context.Context, lab *Lab) error {
 	if err := s.wb.saveState(st); err != nil {
 		s.errOut.say(msgRememberFailed, err)
 	}
-	number := 1
-	for i := range lab.Exercises {
-		if &lab.Exercises[i] == ex {
-			number = i + 1
-		}
-	}
-	s.out.say(msgHintHeader, n, len(hints), number, lab.Name, ex.Title.In(s.out.lang))
+	s.out.say(msgHintHeader, n, len(hints), lab.number(ex), lab.Name, ex.Title.In(s.out.lang))
 	for _, l := range strings.Split(hints[n-1], "\n") {
 		s.out.lines("  " + l)
 	}

@@ -197,6 +197,16 @@ func (l *Lab) exercise(id string) *Exercise {
 	return nil
 }
 
+// number returns the exercise's number in the lab, from 1.
+func (l *Lab) number(ex *Exercise) int {
+	for i := range l.Exercises {
+		if &l.Exercises[i] == ex {
+			return i + 1
+		}
+	}
+	return 0
+}
+
 // learnerFiles returns the files the learner writes code in: those with
 // an exercise's region, each once.
 func (l *Lab) learnerFiles() []string {

@@ -153,6 +153,7 @@ LAB 是实验的目录名、编号，或者名字的开头：02-loop、02、loop
 	msgRememberFailed = Text{EN: "note: %v", ZH: "注意：%v"}
 
 	// hint
+	msgHintVetFails       = Text{EN: "go vet, which go test runs first, finds a mistake in your code: go run ./labs check %s shows it. The first is in this exercise's code.", ZH: "go test 会先运行 go vet，它在你的代码里发现了一处错误：go run ./labs check %s 会显示出来。第一处错误就在这个练习的代码里。"}
 	msgHintDoesNotCompile = Text{EN: "Your code does not compile yet: go run ./labs check %s shows the compiler's errors. The first is in this exercise's code.", ZH: "你的代码还编译不通过：go run ./labs check %s 会显示编译器报的错。第一个错误就在这个练习的代码里。"}
 	msgHintBuild          = Text{EN: "Your code does not compile yet; go run ./labs check %s shows the errors. Hints are for code that compiles.", ZH: "你的代码还编译不通过；go run ./labs check %s 会显示错误。提示只给能编译的代码。"}
 	msgHintPanic          = Text{EN: "Your code panics or exits before any test runs; go run ./labs check %s says more. Hints are for code whose tests run.", ZH: "还没有任何测试运行，你的代码就发生了 panic 或退出了；go run ./labs check %s 会说得更详细。提示只给测试能运行的代码。"}

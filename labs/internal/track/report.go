@@ -8,8 +8,9 @@ import (
 
 // write prints the report for a learner, in at most about 40 lines: the
 // state of each exercise; for the first that fails, its first broken rule
-// and what the test saw; then the next thing to do. next is the lab to
-// start after this one, or "" if it is the last with exercises.
+// and what the test saw; then the next thing to do. next is what to do once
+// the lab passes: "start " and the next lab, nextContents, or "" after the
+// last lab with exercises.
 func (r *report) write(p *printer, next string) {
 	p.say(msgCheckHeader, r.lab.Name, r.rel)
 	// The notes first: a missing file explains the compiler's errors.
@@ -122,13 +123,12 @@ func (r *report) writeNext(p *printer, next string) {
 			where = append(where, r.rel+"/"+reg.File)
 			markers = append(markers, reg.ID)
 		}
-		number := slices.IndexFunc(r.exercises, func(e exerciseResult) bool { return e.exercise == ex }) + 1
-		p.say(msgNextWrite, number, p.list(dedupe(markers)), strings.Join(dedupe(where), msgListComma.In(p.lang)), ex.sectionIn(p.lang))
+		p.say(msgNextWrite, r.lab.number(ex), p.list(dedupe(markers)), strings.Join(dedupe(where), msgListComma.In(p.lang)), ex.sectionIn(p.lang))
 		p.say(msgNextHint, name)
 		p.say(msgNextWatch, name)
 	case r.other != nil && r.other.test == "":
 		p.say(msgNextCheckAgain, name)
-	case r.other != nil && r.other.why == msgMissingTest, r.golden != nil && r.golden.why == msgMissingTest:
+	case r.golden != nil && r.golden.why == msgMissingTest:
 		p.say(msgNextRestore, name)
 	case r.other != nil:
 		p.say(msgNextOther, printable(r.other.test), name)

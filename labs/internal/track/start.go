@@ -119,17 +119,12 @@ func (s *session) starterFiles(lab *Lab, lang Lang) (files, error) {
 // reset starts the lab over. It refuses to discard work the learner changed
 // or added, unless -force.
 func (s *session) reset(ctx context.Context, lab *Lab) error {
-	wb := s.wb
-	dir := wb.copyDir(lab.Name)
-	ok, err := s.copyState(lab, dir)
-	if err != nil {
+	// Nothing to start over: a mistyped lab name starts nothing.
+	if err := s.started(lab); err != nil {
 		return err
 	}
-	if !ok {
-		// Nothing to start over: a mistyped lab name starts nothing.
-		s.out.say(msgNotStarted, lab.Name, lab.Name)
-		return errFailed
-	}
+	wb := s.wb
+	dir := wb.copyDir(lab.Name)
 	changed, err := s.changedFiles(lab, dir)
 	if err != nil {
 		return err

@@ -3,9 +3,10 @@ package track
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
 )
 
 // A statusLine says, on a terminal, what a slow step is doing, and blanks
@@ -25,12 +26,7 @@ type statusLine struct {
 // newStatusLine returns a statusLine that writes to w, or nil if w is not
 // a terminal.
 func newStatusLine(w io.Writer, lang Lang) *statusLine {
-	f, ok := w.(*os.File)
-	if !ok {
-		return nil
-	}
-	info, err := f.Stat()
-	if err != nil || info.Mode()&os.ModeCharDevice == 0 {
+	if !cli.IsTerminal(w) {
 		return nil
 	}
 	return &statusLine{w: w, lang: lang}

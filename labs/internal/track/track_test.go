@@ -56,6 +56,11 @@ func TestALearnersWayThroughLab02(t *testing.T) {
 	assert.Equal(t, 0, res.status, res.stdout)
 	assert.Contains(t, res.stdout, "Your code does not compile yet: go run ./labs check 02-loop shows the compiler's errors. The first is in this exercise's code.\n")
 	assert.Contains(t, res.stdout, "Hint 4 of 4 for exercise 1 of 02-loop")
+	// So does code that go vet finds a mistake in.
+	require.NoError(t, os.WriteFile(loop, []byte(strings.Replace(string(starter), "// exercise: run-loop\n", "// exercise: run-loop\n\tfmt.Printf(\"%d\\n\", \"not a number\")\n", 1)), 0o644))
+	res = runCommand(t, wb, "hint", "02")
+	assert.Equal(t, 0, res.status, res.stdout)
+	assert.Contains(t, res.stdout, "go vet, which go test runs first, finds a mistake in your code: go run ./labs check 02-loop shows it. The first is in this exercise's code.\n")
 	require.NoError(t, os.WriteFile(loop, starter, 0o644))
 	print := filepath.Join(wb.copyDir("02-loop"), "print.go")
 	printSrc, err := os.ReadFile(print)
