@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -42,7 +43,8 @@ func inBubble(t *testing.T, f func(t *testing.T)) {
 }
 
 // waiting lists where the goroutines of the named bubble wait, one line
-// per place, as "batch.go:206 in (*runState).execute.func1: chan send".
+// per place, sorted, as "batch.go:206 in (*runState).execute.func1: chan
+// send".
 func waiting(bubble string) []string {
 	var places []string
 	count := map[string]int{}
@@ -57,6 +59,7 @@ func waiting(bubble string) []string {
 		}
 		count[place]++
 	}
+	slices.Sort(places) // runtime.Stack's order of goroutines may change between runs
 	for i, p := range places {
 		if n := count[p]; n > 1 {
 			p = fmt.Sprintf("%s (%d goroutines)", p, n)

@@ -638,17 +638,12 @@ func TestASequentialToolSerialisesItsWholeBatch(t *testing.T) {
 		assert.Equal(t, 500*time.Millisecond, time.Since(start),
 			"write is a Sequential tool, so its batch runs one call at a time: 300 ms + 0 + 200 ms, one after the other")
 
-		var calls []string
-		for _, line := range trace(evs) {
-			if strings.HasPrefix(line, "tool_execution_start") || strings.HasPrefix(line, "tool_execution_end") {
-				calls = append(calls, line)
-			}
+		want := []string{
+			"tool_execution_start a weather", "tool_execution_end a", "message_start toolResult a", "message_end toolResult a",
+			"tool_execution_start b write", "tool_execution_end b", "message_start toolResult b", "message_end toolResult b",
+			"tool_execution_start c weather", "tool_execution_end c", "message_start toolResult c", "message_end toolResult c",
 		}
-		assert.Equal(t, []string{
-			"tool_execution_start a weather", "tool_execution_end a",
-			"tool_execution_start b write", "tool_execution_end b",
-			"tool_execution_start c weather", "tool_execution_end c",
-		}, calls, "each call ends before the next one starts")
+		assertLines(t, want, batchLines(evs), "each call ends, with its result message, before the next one starts")
 	})
 }
 
@@ -703,13 +698,12 @@ func TestImmediateResultsEndBeforePreparedCallsRun(t *testing.T) {
 			"tool_execution_end call_4 error: rm needs the user's approval",
 			"tool_execution_start call_5 weather",
 		}
-		require.GreaterOrEqual(t, len(log.lines), len(want)+4)
-		if !assertLines(t, want, log.lines[:len(want)], "preparation runs in the model's order, and its failures end at once") {
+		if !assertLines(t, want, log.lines[:min(len(want), len(log.lines))], "preparation runs in the model's order, and its failures end at once") {
 			return
 		}
 		// The two prepared calls start at once, in either order.
 		rest := slices.Clone(log.lines[len(want):])
-		if strings.HasPrefix(rest[0], "run ") && strings.HasPrefix(rest[1], "run ") {
+		if len(rest) >= 2 && strings.HasPrefix(rest[0], "run ") && strings.HasPrefix(rest[1], "run ") {
 			slices.Sort(rest[:2])
 		}
 		assertLines(t, []string{"run Lima", "run Oslo", "tool_execution_end call_5", "tool_execution_end call_1"}, rest,

@@ -148,7 +148,7 @@ func session(t *testing.T, seed uint64) (problems []string) {
 		})
 	}
 	for run := range 1 + rng.IntN(3) {
-		require.NoError(t, a.Prompt(ctx, fmt.Sprintf("prompt %d", run), func(Event) {}))
+		require.NoError(t, a.Prompt(ctx, fmt.Sprintf("prompt %d", run), func(Event) {}), "session %d", seed)
 		time.Sleep(time.Duration(rng.IntN(30)) * time.Millisecond)
 	}
 	senders.Wait()

@@ -65,8 +65,8 @@ type turnLimit struct {
 	stopped bool
 }
 
-// shouldStop asks the policy, and remembers its answer. Every turn asks,
-// but one whose request failed, which says itself why the run ended.
+// shouldStop asks the policy, and remembers its answer. Every turn asks
+// but a failed or aborted one, which says itself why the run ended.
 func (l *turnLimit) shouldStop(ctx context.Context, t TurnContext) bool {
 	l.stopped = l.policy(ctx, t)
 	return l.stopped

@@ -228,9 +228,10 @@ func (c *Chat) Run(ctx context.Context, s Show, agent Agent, run Run) error {
 				c.current.cancel()
 				return cli.ErrInterrupted
 			default:
-				// The note first: the run prints it at its next event,
-				// and only close lets it react, so the note comes
-				// before what the Ctrl-C does, on every run.
+				// The note first: the run prints it after its next
+				// event, and only close lets the run react, so the note
+				// comes right after the first line the Ctrl-C causes,
+				// never later, on every run.
 				c.say("(Ctrl-C: the run stops; Ctrl-C again ends the program at once)")
 				close(c.current.interrupted)
 			}
@@ -313,7 +314,8 @@ func (c *Chat) typed(text string, working bool) (prompt string, ok bool) {
 		}
 	case followUp:
 		// The note first, as at Ctrl-C: the run may take the message as
-		// soon as it is queued, and print it entering.
+		// soon as it is queued, and the note then comes with the
+		// message's entry at the latest.
 		c.say(fmt.Sprintf("(follow-up queued: %q; it enters when the agent would otherwise stop)", text))
 		c.queue(queued{followUp: true, text: text})
 	case working:
