@@ -197,30 +197,16 @@ func TestParseEventsOfATimeout(t *testing.T) {
 // waiting goroutine's, not the first in the dump. The test hangs in a
 // subtest, whose output holds the dump.
 func TestATimeoutOnALockSaysSo(t *testing.T) {
-	const pkg = "github.com/x/mywork/06-steering"
-	out := events(t, slices.Concat(
-		[]testEvent{
-			{Action: "run", Package: pkg, Test: "TestHang"},
-			{Action: "run", Package: pkg, Test: "TestHang/mode_all"},
-		},
-		printed(pkg, "TestHang/mode_all",
-			"panic: test timed out after 10s",
-			"goroutine 7 [chan receive, synctest bubble 1]:",
-			"github.com/x/mywork/06-steering.(*runState).loop(...)",
-			"\t/repo/mywork/06-steering/loop.go:90 +0x7a6",
-			"goroutine 8 [sync.Mutex.Lock, synctest bubble 1]:",
-			"sync.(*Mutex).Lock(...)",
-			"\t/usr/local/go/src/sync/mutex.go:46 +0x1d",
-			"github.com/x/mywork/06-steering.(*queue).waiting(...)",
-			"\t/repo/mywork/06-steering/queue.go:66 +0x7a6"),
-		[]testEvent{
-			{Action: "output", Package: pkg, Output: "FAIL\tgithub.com/x/mywork/06-steering\t10.011s\n"},
-			{Action: "fail", Package: pkg},
-		})...)
-	run := parseEvents(out, []string{"mywork/06-steering"})["mywork/06-steering"]
-	require.NotNil(t, run)
-	r := &report{lab: &Lab{Name: "06-steering"}, dir: "/repo/mywork/06-steering", rel: "mywork/06-steering"}
-	f := r.findingOf(run, "TestHang")
+	f := subtestFinding(t, "06-steering", "TestHang", "mode_all",
+		"panic: test timed out after 10s",
+		"goroutine 7 [chan receive, synctest bubble 1]:",
+		"github.com/x/mywork/06-steering.(*runState).loop(...)",
+		"\t/repo/mywork/06-steering/loop.go:90 +0x7a6",
+		"goroutine 8 [sync.Mutex.Lock, synctest bubble 1]:",
+		"sync.(*Mutex).Lock(...)",
+		"\t/usr/local/go/src/sync/mutex.go:46 +0x1d",
+		"github.com/x/mywork/06-steering.(*queue).waiting(...)",
+		"\t/repo/mywork/06-steering/queue.go:66 +0x7a6")
 	assert.Equal(t, msgTimeoutLock, f.why)
 	assert.Equal(t, "TestHang/mode_all", f.test, "the subtest that hung")
 	assert.Equal(t, []string{"  at mywork/06-steering/queue.go:66"}, f.lines, "where the goroutine waits for the lock, not the first line of the copy in the dump")
@@ -230,28 +216,36 @@ func TestATimeoutOnALockSaysSo(t *testing.T) {
 // subtest runs: go test puts the panic in the subtest's output, and the
 // test, which never ended, is reported with the panic, not as an exit.
 func TestAPanicInASubtestIsAPanic(t *testing.T) {
-	const pkg = "github.com/x/mywork/05-parallel"
-	out := events(t, slices.Concat(
-		[]testEvent{
-			{Action: "run", Package: pkg, Test: "TestResults"},
-			{Action: "run", Package: pkg, Test: "TestResults/part_1"},
-		},
-		printed(pkg, "TestResults/part_1",
-			"panic: send on closed channel",
-			"goroutine 9 [running]:",
-			"github.com/x/mywork/05-parallel.(*runState).execute.func1()",
-			"\t/repo/mywork/05-parallel/batch.go:206 +0x4f4"),
-		[]testEvent{
-			{Action: "output", Package: pkg, Output: "FAIL\tgithub.com/x/mywork/05-parallel\t0.011s\n"},
-			{Action: "fail", Package: pkg},
-		})...)
-	run := parseEvents(out, []string{"mywork/05-parallel"})["mywork/05-parallel"]
-	require.NotNil(t, run)
-	r := &report{lab: &Lab{Name: "05-parallel"}, dir: "/repo/mywork/05-parallel", rel: "mywork/05-parallel"}
-	f := r.findingOf(run, "TestResults")
+	f := subtestFinding(t, "05-parallel", "TestResults", "part_1",
+		"panic: send on closed channel",
+		"goroutine 9 [running]:",
+		"github.com/x/mywork/05-parallel.(*runState).execute.func1()",
+		"\t/repo/mywork/05-parallel/batch.go:206 +0x4f4")
 	assert.Equal(t, msgPanic, f.why)
 	assert.Equal(t, "TestResults/part_1", f.test)
 	assert.Contains(t, f.lines, "  at mywork/05-parallel/batch.go:206")
+}
+
+// subtestFinding returns what check finds for test of a copy of lab when
+// go test reports that the test's subtest sub printed lines and never
+// ended, and the package failed.
+func subtestFinding(t *testing.T, lab, test, sub string, lines ...string) *finding {
+	t.Helper()
+	pkg, rel := "github.com/x/mywork/"+lab, "mywork/"+lab
+	out := events(t, slices.Concat(
+		[]testEvent{
+			{Action: "run", Package: pkg, Test: test},
+			{Action: "run", Package: pkg, Test: test + "/" + sub},
+		},
+		printed(pkg, test+"/"+sub, lines...),
+		[]testEvent{
+			{Action: "output", Package: pkg, Output: "FAIL\t" + pkg + "\t10.011s\n"},
+			{Action: "fail", Package: pkg},
+		})...)
+	run := parseEvents(out, []string{rel})[rel]
+	require.NotNil(t, run)
+	r := &report{lab: &Lab{Name: lab}, dir: "/repo/" + rel, rel: rel}
+	return r.findingOf(run, test)
 }
 
 func TestParseEventsOfABuildFailure(t *testing.T) {
