@@ -20,10 +20,17 @@ import (
 // both true when the code or a golden file changes.
 
 // readmes returns every README of the repository, in English (README.md)
-// and in Chinese (README.zh-CN.md), by path from the root. It leaves out
-// mywork/, a learner's copies, and the copies that tests make in
-// directories whose names start with "_" or ".", as go test ./... does.
+// and in Chinese (README.zh-CN.md), by path from the root.
 func readmes(t *testing.T) map[string][]byte {
+	t.Helper()
+	return repoFiles(t, func(name string) bool { return name == "README.md" || name == twinName })
+}
+
+// repoFiles returns the files of the repository whose names keep accepts,
+// by path from the root. It leaves out mywork/, a learner's copies, and the
+// copies that tests make in directories whose names start with "_" or ".",
+// as go test ./... does.
+func repoFiles(t *testing.T, keep func(name string) bool) map[string][]byte {
 	t.Helper()
 	root, err := Root()
 	require.NoError(t, err)
@@ -39,7 +46,7 @@ func readmes(t *testing.T) map[string][]byte {
 			}
 			return nil
 		}
-		if name != "README.md" && name != twinName {
+		if !keep(name) {
 			return nil
 		}
 		data, err := os.ReadFile(p)
@@ -86,6 +93,35 @@ func TestREADMELineReferencesExist(t *testing.T) {
 			}
 		}
 	}
+}
+
+var (
+	// testRef is a test, fuzz target or benchmark that a README cites as the
+	// proof of a claim, with or without a subtest: `TestProgram/Ctrl-C`.
+	testRef = regexp.MustCompile("`((?:Test|Fuzz|Benchmark)[A-Z][A-Za-z0-9_]*)(?:/[^`]*)?`")
+	// testFunc is where a _test.go file declares one.
+	testFunc = regexp.MustCompile(`(?m)^func ((?:Test|Fuzz|Benchmark)[A-Za-z0-9_]+)\(`)
+)
+
+// TestREADMEsCiteTestsThatExist checks that every test a README names as the
+// proof of a claim is declared in a _test.go file of the repository, so that
+// renaming or deleting a test cannot leave a claim without its proof.
+func TestREADMEsCiteTestsThatExist(t *testing.T) {
+	declared := map[string]bool{}
+	for _, src := range repoFiles(t, func(name string) bool { return strings.HasSuffix(name, "_test.go") }) {
+		for _, m := range testFunc.FindAllSubmatch(src, -1) {
+			declared[string(m[1])] = true
+		}
+	}
+	require.True(t, declared["TestREADMEsCiteTestsThatExist"], "the walk found this file's own tests")
+	cited := 0
+	for readme, data := range readmes(t) {
+		for _, m := range testRef.FindAllSubmatch(data, -1) {
+			cited++
+			assert.True(t, declared[string(m[1])], "%s cites %s, which no _test.go file declares", readme, m[0])
+		}
+	}
+	assert.Greater(t, cited, 100, "the READMEs cite their tests")
 }
 
 // TestLab02NamesEachStepAtItsLine checks the table of lab 02's README that

@@ -850,6 +850,60 @@ func TestACancelledRunWinsOverABlock(t *testing.T) {
 	})
 }
 
+// TestAFailedPreparationKeepsItsOwnError follows Pi's prepareToolCall the
+// other way round: a call whose arguments failed their check, or whose
+// BeforeToolCall returned an error, keeps that error even when the run was
+// cancelled meanwhile. Only a call that passed every check says it was
+// aborted.
+func TestAFailedPreparationKeepsItsOwnError(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		config func(cancel context.CancelFunc) Config
+		want   string
+	}{
+		{
+			name: "arguments that fail their check",
+			config: func(cancel context.CancelFunc) Config {
+				check := func(services.WeatherArgs) error {
+					cancel()
+					return errors.New("no city of that name")
+				}
+				return Config{Tools: []Tool{newTool(services.WeatherSpec, check, services.NewWeather(nil).LookUp)}}
+			},
+			want: `Validation failed for tool "weather": no city of that name. Received arguments: {"city":"Oslo"}`,
+		},
+		{
+			name: "a BeforeToolCall that returns an error",
+			config: func(cancel context.CancelFunc) Config {
+				cfg := Config{Tools: []Tool{weatherTool(nil)}}
+				cfg.BeforeToolCall = func(context.Context, BeforeToolCallContext) (BeforeToolCallResult, error) {
+					cancel()
+					return BeforeToolCallResult{}, errors.New("approval service down")
+				}
+				return cfg
+			},
+			want: "approval service down",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			inBubble(t, func(t *testing.T) {
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				cfg := tc.config(cancel)
+				cfg.Model = oneBatch(t, call("a", "weather", `{"city":"Oslo"}`))
+				var ends []ToolExecutionEnd
+				for ev := range runLoop(ctx, cfg, "go") {
+					if end, ok := ev.(ToolExecutionEnd); ok {
+						ends = append(ends, end)
+					}
+				}
+				require.NotNil(t, ctx.Err(), "the hook cancelled the run")
+				assert.Equal(t, []ToolExecutionEnd{{ToolCallID: "a", ToolName: "weather", Result: tc.want, IsError: true}}, ends)
+			})
+		})
+	}
+}
+
 func TestACutOffReplyWithToolCallsEndsByTheTurnLimit(t *testing.T) {
 	inBubble(t, func(t *testing.T) {
 		cut := fakemodel.AssistantMessage{Text: "Checking", ToolCalls: []fakemodel.ToolCall{call("x", "weather", `{"city":"Nowhere"}`)}, StopReason: fakemodel.StopReasonLength}
