@@ -80,24 +80,43 @@ func (m fake) Reply(ctx context.Context, req Request) (AssistantMessage, error) 
 }
 
 // Chunks splits text the way the fake models stream it: at word boundaries,
-// each chunk a word with the spaces that follow it. Joined, the chunks are
-// text again. The split depends on nothing but text, so a streamed reply
-// arrives in the same chunks on every run.
+// each chunk a word with the spaces that follow it, where ChunkStarts says.
+// Joined, the chunks are text again. The split depends on nothing but text,
+// so a streamed reply arrives in the same chunks on every run.
 func Chunks(text string) []string {
 	var chunks []string
-	start, afterSpace := 0, false
+	start, prev := 0, rune(-1)
 	for i, r := range text {
-		space := unicode.IsSpace(r)
-		if !space && afterSpace {
+		if i > 0 && ChunkStarts(prev, r) {
 			chunks = append(chunks, text[start:i])
 			start = i
 		}
-		afterSpace = space
+		prev = r
 	}
 	if start < len(text) {
 		chunks = append(chunks, text[start:])
 	}
 	return chunks
+}
+
+// ChunkStarts reports whether a new chunk of streamed text starts at r, the
+// character after prev: at a word after white space, and at each character
+// of Chinese or Japanese, which put no spaces between words, so that such a
+// text streams a character at a time rather than all at once.
+func ChunkStarts(prev, r rune) bool {
+	if unicode.IsSpace(r) {
+		return false
+	}
+	return unicode.IsSpace(prev) || standsAlone(prev) || standsAlone(r)
+}
+
+// standsAlone reports whether r is a chunk of its own: a Chinese character
+// (Han, which Japanese uses too), kana, or the punctuation and full-width
+// forms written with them.
+func standsAlone(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) ||
+		(r >= 0x3000 && r <= 0x303F) || // CJK symbols and punctuation: 。、「」
+		(r >= 0xFF00 && r <= 0xFFEF) // full-width forms: ，！？（）
 }
 
 // offers reports whether the request offers a tool with this name.

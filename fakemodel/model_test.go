@@ -101,6 +101,16 @@ func TestChunksJoinBackToTheText(t *testing.T) {
 	assert.Empty(t, Chunks(""))
 }
 
+// TestChineseStreamsACharacterAtATime: Chinese and Japanese put no spaces
+// between words, so a reply in them streams a character at a time, each
+// mark of punctuation too, and not all at once.
+func TestChineseStreamsACharacterAtATime(t *testing.T) {
+	assert.Equal(t, []string{"奥", "斯", "陆", "在", "下", "雨", "。"}, Chunks("奥斯陆在下雨。"))
+	assert.Equal(t, []string{"Oslo ", "在", "下", "雨", "，", "12 ", "度"}, Chunks("Oslo 在下雨，12 度"))
+	assert.Equal(t, []string{"晴", "れ", "で", "す", "。"}, Chunks("晴れです。"))
+	assert.Equal(t, []string{"déjà ", "vu"}, Chunks("déjà vu"), "other letters keep their words")
+}
+
 func TestCalculator(t *testing.T) {
 	tools := []ToolSpec{calculate}
 	user := UserMessage{Text: CalculatorPrompt}

@@ -1,6 +1,7 @@
 package chatcompletions
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"net/url"
@@ -106,6 +107,32 @@ func (k APIKey) redact(s string) string {
 		return s
 	}
 	return strings.ReplaceAll(s, *k.key, "[redacted]")
+}
+
+// redactBytes is redact for what the server sent. The model redacts each
+// line of the stream and the start of an error body as it reads them,
+// before an error message cuts a long text short: a key cut in two would
+// no longer be found, and half a key is still a secret.
+func (k APIKey) redactBytes(b []byte) []byte {
+	if !k.IsSet() || !bytes.Contains(b, []byte(*k.key)) {
+		return b
+	}
+	return bytes.ReplaceAll(b, []byte(*k.key), []byte("[redacted]"))
+}
+
+// redactStart is redactBytes for the start of a text that goes on: the
+// start may end in the first bytes of the key, which it drops too.
+func (k APIKey) redactStart(start []byte) []byte {
+	start = k.redactBytes(start)
+	if !k.IsSet() {
+		return start
+	}
+	for n := min(len(*k.key)-1, len(start)); n > 0; n-- {
+		if bytes.HasSuffix(start, []byte((*k.key)[:n])) {
+			return start[:len(start)-n]
+		}
+	}
+	return start
 }
 
 // withDefaults returns c with its zero limits replaced by the defaults.

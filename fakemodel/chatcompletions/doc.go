@@ -108,5 +108,7 @@
 // The API key, if any, comes only from the OPENAI_API_KEY environment
 // variable, through [APIKeyFromEnv], and is sent as "Authorization:
 // Bearer". It never shows: not in an error, even one that quotes a server
-// that quoted the key, and not when a Config or a Model is printed.
+// that quoted the key, not in a reply whose text quotes it, and not when a
+// Config or a Model is printed. The model replaces the key with
+// "[redacted]" in each line the server sends, before it reads the line.
 package chatcompletions

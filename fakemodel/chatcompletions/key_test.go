@@ -1,10 +1,12 @@
 package chatcompletions
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 	"testing/synctest"
 
@@ -24,15 +26,29 @@ func sentinelKey() APIKey {
 	return APIKey{key: &k}
 }
 
-// requireNoKey fails the test if err shows the sentinel key in any of the
-// ways a program may print it.
+// requireNoKey fails the test if err shows the sentinel key, or a piece of
+// it long enough to matter, in any of the ways a program may print it.
 func requireNoKey(t *testing.T, err error) {
 	t.Helper()
 	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q"} {
-		require.NotContains(t, fmt.Sprintf(verb, err), sentinel, "the key must not show in an error printed with %s", verb)
+		requireNoPieceOfKey(t, fmt.Sprintf(verb, err), "the key must not show in an error printed with "+verb)
 	}
 	for e := err; e != nil; e = errors.Unwrap(e) {
-		require.NotContains(t, e.Error(), sentinel, "the key must not show in an error that the error wraps")
+		requireNoPieceOfKey(t, e.Error(), "the key must not show in an error that the error wraps")
+	}
+}
+
+// keyPiece is the length of the shortest piece of the sentinel that
+// requireNoPieceOfKey looks for: "sk-SENTI" and every later 8 bytes. A key
+// cut short by an error message's length limit still gives most of it away.
+const keyPiece = 8
+
+// requireNoPieceOfKey fails the test if text holds keyPiece bytes in a row
+// of the sentinel key.
+func requireNoPieceOfKey(t *testing.T, text, msg string) {
+	t.Helper()
+	for i := 0; i+keyPiece <= len(sentinel); i++ {
+		require.NotContains(t, text, sentinel[i:i+keyPiece], msg)
 	}
 }
 
@@ -75,7 +91,7 @@ func TestTheKeyNeverPrints(t *testing.T) {
 func TestTheKeyNeverPrintsWhenTheServerQuotesIt(t *testing.T) {
 	tests := map[string]func(auth string) (status int, contentType, body string){
 		"in a JSON error body": func(auth string) (int, string, string) {
-			return http.StatusUnauthorized, "application/json", fmt.Sprintf(`{"error":{"message":"invalid header %q"}}`, auth)
+			return http.StatusUnauthorized, "application/json", fmt.Sprintf(`{"error":{"message":%q}}`, "invalid header "+auth)
 		},
 		"in a text body": func(auth string) (int, string, string) {
 			return http.StatusForbidden, "text/plain", fmt.Sprintf("denied: %s\n", auth)
@@ -93,18 +109,49 @@ func TestTheKeyNeverPrintsWhenTheServerQuotesIt(t *testing.T) {
 			return http.StatusOK, "text/event-stream", fmt.Sprintf("data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":%q}]}\n\ndata: [DONE]\n\n", auth)
 		},
 	}
+	// An error message quotes the start of what the server sent, up to a
+	// limit: the key must not show whole, nor cut at that limit.
+	padding := map[string]string{
+		"":                       "",
+		", cut at the key":       strings.Repeat("x", maxQuote-25) + " ",
+		", after 64 KiB of text": strings.Repeat(" ", 64<<10-25),
+	}
 	for name, respond := range tests {
-		t.Run(name, func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) {
-				srv := startServer(t, func(w http.ResponseWriter, r *http.Request) {
-					status, contentType, body := respond(r.Header.Get("Authorization"))
-					respondWith(status, contentType, body)(w, r)
+		for where, pad := range padding {
+			t.Run(name+where, func(t *testing.T) {
+				synctest.Test(t, func(t *testing.T) {
+					srv := startServer(t, func(w http.ResponseWriter, r *http.Request) {
+						status, contentType, body := respond(pad + r.Header.Get("Authorization"))
+						respondWith(status, contentType, body)(w, r)
+					})
+					err := failedReply(t, srv, Config{})
+					if pad == "" {
+						assert.Contains(t, err.Error(), "Bearer [redacted]", "the server's message shows, with the key replaced")
+					}
 				})
-				err := failedReply(t, srv, Config{})
-				assert.Contains(t, err.Error(), "[redacted]", "the server's message shows, with the key replaced")
 			})
-		})
+		}
 	}
 }
 
 var _ fakemodel.Model = (*Model)(nil)
+
+// TestTheKeyNeverReachesTheHistory covers a server whose reply quotes the
+// header it received: the reply's text goes to the history, the screen and
+// a recording, so the key is redacted there too.
+func TestTheKeyNeverReachesTheHistory(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := startServer(t, func(w http.ResponseWriter, r *http.Request) {
+			body := fmt.Sprintf("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":%q},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n", "You sent "+r.Header.Get("Authorization"))
+			respondWith(http.StatusOK, "text/event-stream", body)(w, r)
+		})
+		var streamed strings.Builder
+		reply, err := srv.model(t, Config{APIKey: sentinelKey()}).Reply(context.Background(), fakemodel.Request{
+			Messages: weatherQuestion,
+			OnText:   func(s string) { streamed.WriteString(s) },
+		})
+		require.NoError(t, err)
+		assert.Equal(t, "You sent Bearer [redacted]", reply.Text)
+		assert.Equal(t, reply.Text, streamed.String(), "the streamed text is the reply's")
+	})
+}

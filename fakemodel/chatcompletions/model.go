@@ -100,20 +100,30 @@ func (m *Model) reply(ctx context.Context, req fakemodel.Request) (fakemodel.Ass
 	defer resp.Body.Close()
 	limited := newLimitedReader(resp.Body, m.cfg.MaxResponseBytes)
 	if resp.StatusCode/100 != 2 {
-		// The message is at the start of the body; what follows is not
-		// worth waiting for. If the body breaks off, the status still
-		// says what happened.
-		start, _ := io.ReadAll(io.LimitReader(limited, 64<<10))
-		return fakemodel.AssistantMessage{}, statusError(resp, start)
+		return fakemodel.AssistantMessage{}, statusError(resp, m.bodyStart(limited))
 	}
 	if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
 		// A server that ignored "stream": true, or one that reports an
 		// error with status 200.
-		start, _ := io.ReadAll(io.LimitReader(limited, 64<<10))
-		return fakemodel.AssistantMessage{}, fmt.Errorf("the server sent one JSON document, not a stream of events: %s", serverMessage(start))
+		return fakemodel.AssistantMessage{}, fmt.Errorf("the server sent one JSON document, not a stream of events: %s", serverMessage(m.bodyStart(limited)))
 	}
-	events := newEventReader(limited, int(min(m.cfg.MaxResponseBytes, 1<<30)))
+	events := newEventReader(limited, int(min(m.cfg.MaxResponseBytes, 1<<30)), m.cfg.APIKey)
 	return readReply(ctx, events, req.OnText, req.Messages)
+}
+
+// maxErrorBody is how much of an error body bodyStart reads. The message
+// is at the start; what follows is not worth waiting for.
+const maxErrorBody = 64 << 10
+
+// bodyStart reads the start of a body that holds an error message, with the
+// key redacted. If the body breaks off, the status still says what
+// happened.
+func (m *Model) bodyStart(body io.Reader) []byte {
+	start, _ := io.ReadAll(io.LimitReader(body, maxErrorBody+1))
+	if len(start) > maxErrorBody {
+		return m.cfg.APIKey.redactStart(start[:maxErrorBody])
+	}
+	return m.cfg.APIKey.redactBytes(start)
 }
 
 // failure turns an error of reply into the error Reply returns: one line,

@@ -21,7 +21,7 @@ import (
 // readEvents returns the data of every event in stream.
 func readEvents(t *testing.T, stream string) ([]string, error) {
 	t.Helper()
-	r := newEventReader(strings.NewReader(stream), 1<<20)
+	r := newEventReader(strings.NewReader(stream), 1<<20, APIKey{})
 	var data []string
 	for {
 		ev, err := r.next()
@@ -88,7 +88,7 @@ func FuzzReadReply(f *testing.F) {
 	f.Fuzz(func(t *testing.T, stream []byte) {
 		var chunks []string
 		history := []fakemodel.Message{fakemodel.UserMessage{Text: "hi"}}
-		reply, err := readReply(context.Background(), newEventReader(bytes.NewReader(stream), 1<<16), func(c string) { chunks = append(chunks, c) }, history)
+		reply, err := readReply(context.Background(), newEventReader(bytes.NewReader(stream), 1<<16, APIKey{}), func(c string) { chunks = append(chunks, c) }, history)
 		if err != nil {
 			if reply.Text != "" || reply.ToolCalls != nil || reply.StopReason != "" {
 				t.Fatalf("a failed read returned a reply: %+v", reply)

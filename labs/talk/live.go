@@ -178,8 +178,9 @@ func screen(text string) string {
 }
 
 // A wordBuffer cuts streamed text into the chunks fakemodel.Chunks cuts a
-// whole text into: a word and the white space after it. A chunk is whole
-// once a character that is no space follows it.
+// whole text into: a word and the white space after it, or a Chinese
+// character. A chunk is whole once the character that starts the next one
+// (fakemodel.ChunkStarts) follows it.
 type wordBuffer struct {
 	pending []rune
 }
@@ -189,7 +190,7 @@ func (w *wordBuffer) add(text string) []string {
 	var words []string
 	for _, r := range text {
 		n := len(w.pending)
-		if n > 0 && !unicode.IsSpace(r) && unicode.IsSpace(w.pending[n-1]) {
+		if n > 0 && fakemodel.ChunkStarts(w.pending[n-1], r) {
 			words = append(words, string(w.pending))
 			w.pending = w.pending[:0]
 		}

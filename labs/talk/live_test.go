@@ -34,9 +34,12 @@ func TestWordsStreamAsTheFakeModelsStreamThem(t *testing.T) {
 		}
 		return strings.Join(got, "|") == strings.Join(fakemodel.Chunks(text), "|")
 	}
-	require.NoError(t, quick.Check(func(cuts []uint8) bool {
-		return check("The answer  is\n23 × 17 = 391.\t Done ", cuts)
-	}, nil))
+	for _, text := range []string{
+		"The answer  is\n23 × 17 = 391.\t Done ",
+		"答案是 391。奥斯陆在下雨，12 度 ",
+	} {
+		require.NoError(t, quick.Check(func(cuts []uint8) bool { return check(text, cuts) }, nil), "%q", text)
+	}
 	require.NoError(t, quick.Check(func(words []string, cuts []uint8) bool {
 		return check(strings.ToValidUTF8(strings.Join(words, " "), "?"), cuts)
 	}, nil))
