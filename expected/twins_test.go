@@ -238,3 +238,96 @@ func TestREADMELinksResolve(t *testing.T) {
 		}
 	}
 }
+
+// headingAnchors returns the anchors GitHub gives the headings of a
+// Markdown text, as a set: the heading's text in lower case, with its
+// punctuation left out and each space a hyphen, and "-1", "-2"… after a
+// text that came before.
+func headingAnchors(text string) map[string]bool {
+	inlineLink := regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
+	anchors := map[string]bool{}
+	fenced := false
+	for line := range strings.SplitSeq(text, "\n") {
+		if strings.HasPrefix(line, "```") {
+			fenced = !fenced
+		}
+		level := len(line) - len(strings.TrimLeft(line, "#"))
+		if fenced || level == 0 || level > 6 || !strings.HasPrefix(line[level:], " ") {
+			continue
+		}
+		heading := inlineLink.ReplaceAllString(strings.TrimSpace(line[level:]), "$1")
+		var b strings.Builder
+		for _, r := range strings.ToLower(heading) {
+			switch {
+			case r == ' ':
+				b.WriteByte('-')
+			case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.IsMark(r):
+				b.WriteRune(r)
+			}
+		}
+		anchor := b.String()
+		for n := 1; anchors[anchor]; n++ {
+			anchor = fmt.Sprintf("%s-%d", b.String(), n)
+		}
+		anchors[anchor] = true
+	}
+	return anchors
+}
+
+// TestREADMEAnchorsResolve checks that every link to a section, in the same
+// README or another, names a heading that the README has: a heading
+// renamed in one language must take its links along.
+func TestREADMEAnchorsResolve(t *testing.T) {
+	all := readmes(t)
+	anchors := map[string]map[string]bool{}
+	for name, data := range all {
+		anchors[name] = headingAnchors(string(data))
+	}
+	checked := 0
+	for name, data := range all {
+		for _, m := range markdownLink.FindAllStringSubmatch(string(data), -1) {
+			page, anchor, ok := strings.Cut(m[1], "#")
+			if !ok || strings.Contains(page, "://") {
+				continue
+			}
+			target := name
+			if page != "" {
+				target = path.Join(path.Dir(name), page)
+			}
+			if !assert.Contains(t, anchors, target, "%s links to %s, which is no README", name, m[1]) {
+				continue
+			}
+			checked++
+			assert.True(t, anchors[target][anchor], "%s links to %s: %s has no heading with that anchor", name, m[1], target)
+		}
+	}
+	assert.Greater(t, checked, 40, "the READMEs link to sections")
+}
+
+// TestHeadingAnchorsAreGitHubs checks headingAnchors against the anchors
+// GitHub gives these headings of the READMEs.
+func TestHeadingAnchorsAreGitHubs(t *testing.T) {
+	text := strings.Join([]string{
+		"## Pi, and where the labs differ",
+		"## Talk to the agent: -chat",
+		"### `hooks.go`: changing behaviour without editing the loop",
+		"## 与 Agent 对话：-chat",
+		"### 更新的 Pi 哪里不同，各实验怎么做",
+		"### 用户消息：`steer` 与 `followUp`",
+		"```",
+		"# not a heading",
+		"```",
+		"## [Start](#start) again",
+		"## Start again",
+	}, "\n")
+	assert.Equal(t, map[string]bool{
+		"pi-and-where-the-labs-differ":                        true,
+		"talk-to-the-agent--chat":                             true,
+		"hooksgo-changing-behaviour-without-editing-the-loop": true,
+		"与-agent-对话-chat":                                     true,
+		"更新的-pi-哪里不同各实验怎么做":                                   true,
+		"用户消息steer-与-followup":                                true,
+		"start-again":                                         true,
+		"start-again-1":                                       true,
+	}, headingAnchors(text))
+}

@@ -71,11 +71,14 @@
 //
 // The finish reason "stop" becomes [fakemodel.StopReasonStop], "tool_calls"
 // [fakemodel.StopReasonToolUse] and "length" [fakemodel.StopReasonLength].
-// A reply cut off by the length limit keeps its tool calls, cut off or not:
-// the loop answers each with an error result instead of running it. Any
-// other finish reason fails the request: "content_filter" means the
-// server's filter withheld the rest of the reply, and a reason this package
-// does not know may mean anything. Pi does the same.
+// So do their other names, as in pi-ai 0.83.0: "end", which some versions
+// of Ollama and LM Studio send, is "stop", and "function_call", from the
+// older functions API, is "tool_calls". A reply cut off by the length limit
+// keeps its tool calls, cut off or not: the loop answers each with an error
+// result instead of running it. Any other finish reason fails the request:
+// "content_filter" means the server's filter withheld the rest of the
+// reply, and a reason this package does not know may mean anything. Pi
+// does the same: such a reply ends with stop reason error.
 //
 // Tool calls are kept in the order of their index. A call's ID and name are
 // the first ones that arrive; its arguments are all the pieces, joined. A

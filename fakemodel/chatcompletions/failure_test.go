@@ -142,7 +142,7 @@ func TestReplyRejectsABrokenStream(t *testing.T) {
 		{"error-event.sse", "chat completions: the server reported an error mid-stream: model runner stopped unexpectedly"},
 		{"done-before-finish.sse", "chat completions: the stream sent data: [DONE] at line 3, before a finish_reason said how the reply ended"},
 		{"content-filter.sse", "chat completions: the server's content filter stopped the reply (finish_reason content_filter)"},
-		{"unknown-finish-reason.sse", `chat completions: the reply ended with finish_reason "abort", which is none of stop, tool_calls and length`},
+		{"unknown-finish-reason.sse", `chat completions: the reply ended with finish_reason "abort", which is none of stop, end, tool_calls, function_call and length`},
 	}
 	for _, tt := range tests {
 		t.Run(strings.TrimSuffix(tt.fixture, ".sse"), func(t *testing.T) {

@@ -19,8 +19,8 @@ import (
 // showJSON makes cmp print json.RawMessage as text, not as bytes.
 var showJSON = cmp.Transformer("json", func(r json.RawMessage) string { return string(r) })
 
-// weatherQuestion is a history that has had one tool call before, so that a
-// call without an ID gets the next number.
+// weatherQuestion is a history with no tool call yet, so that a call
+// without an ID gets the first number, call_1.
 var weatherQuestion = []fakemodel.Message{
 	fakemodel.UserMessage{Text: "Weather in Oslo and Lima?"},
 }
@@ -95,6 +95,18 @@ func TestReplyAssemblesTheStream(t *testing.T) {
 			fixture: "call-without-id.sse",
 			want: fakemodel.AssistantMessage{
 				ToolCalls:  []fakemodel.ToolCall{{ID: "call_1", Name: "weather", Arguments: json.RawMessage(`{"city":"Oslo"}`)}},
+				StopReason: fakemodel.StopReasonToolUse,
+			},
+		},
+		{
+			fixture: "finish-reason-end.sse",
+			want:    fakemodel.AssistantMessage{Text: "Sunny in Lima.", StopReason: fakemodel.StopReasonStop},
+			chunks:  []string{"Sunny", " in Lima."},
+		},
+		{
+			fixture: "finish-reason-function-call.sse",
+			want: fakemodel.AssistantMessage{
+				ToolCalls:  []fakemodel.ToolCall{{ID: "call_fc", Name: "weather", Arguments: json.RawMessage(`{"city":"Lima"}`)}},
 				StopReason: fakemodel.StopReasonToolUse,
 			},
 		},

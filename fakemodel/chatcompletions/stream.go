@@ -191,21 +191,21 @@ func (a *assembly) start(index int) *partialCall {
 }
 
 // reply returns the assembled reply, its tool calls in the order of their
-// indexes. A finish reason that is not stop, tool_calls or length is an
-// error: the reply is not a whole answer.
+// indexes. A finish reason that is none of stop, tool_calls, length and
+// their other names is an error: the reply is not a whole answer.
 func (a *assembly) reply(history []fakemodel.Message) (fakemodel.AssistantMessage, error) {
 	reply := fakemodel.AssistantMessage{Text: a.text.String()}
 	switch a.finish {
-	case "stop":
+	case "stop", "end": // "end": some versions of Ollama and LM Studio
 		reply.StopReason = fakemodel.StopReasonStop
-	case "tool_calls":
+	case "tool_calls", "function_call": // "function_call": the older functions API
 		reply.StopReason = fakemodel.StopReasonToolUse
 	case "length":
 		reply.StopReason = fakemodel.StopReasonLength
 	case "content_filter":
 		return fakemodel.AssistantMessage{}, errors.New("the server's content filter stopped the reply (finish_reason content_filter)")
 	default:
-		return fakemodel.AssistantMessage{}, fmt.Errorf("the reply ended with finish_reason %s, which is none of stop, tool_calls and length", quote([]byte(a.finish)))
+		return fakemodel.AssistantMessage{}, fmt.Errorf("the reply ended with finish_reason %s, which is none of stop, end, tool_calls, function_call and length", quote([]byte(a.finish)))
 	}
 	calls := slices.SortedStableFunc(slices.Values(a.calls), func(x, y *partialCall) int { return cmp.Compare(x.index, y.index) })
 	earlier := 0

@@ -17,8 +17,9 @@ const (
 type Text struct {
 	// EN is the English text. Every Text has one.
 	EN string
-	// ZH is the Chinese text. Empty means not translated yet: the English
-	// one is shown instead.
+	// ZH is the Chinese text. Every Text of the track has one
+	// (TestEveryTextHasAChineseVersion); In shows the English one for a
+	// Text without it.
 	ZH string
 }
 
