@@ -61,10 +61,31 @@ func Cases() ([]Case, error) {
 	if err != nil {
 		return nil, fmt.Errorf("list scenario files: %w", err)
 	}
-	slices.Sort(scenarios)
-	for _, path := range scenarios {
-		name := strings.TrimSuffix(filepath.Base(path), ".json")
-		arg := "labs/06-steering/scenarios/" + filepath.Base(path)
+	more, err := scenarioCases(scenarios)
+	if err != nil {
+		return nil, err
+	}
+	return append(cases, more...), nil
+}
+
+// scenarioName matches the NAME of a scenario file NAME.json: it names
+// golden files and is printed in messages, so it is a plain name.
+var scenarioName = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+
+// scenarioCases returns the two golden cases of each scenario file, sorted
+// by name. A name other than lower-case letters, digits and hyphens is an
+// error, which quotes it, so that it cannot break a message over two lines
+// or send an escape sequence to the terminal.
+func scenarioCases(paths []string) ([]Case, error) {
+	paths = slices.Sorted(slices.Values(paths))
+	var cases []Case
+	for _, path := range paths {
+		file := filepath.Base(path)
+		name := strings.TrimSuffix(file, ".json")
+		if !scenarioName.MatchString(name) {
+			return nil, fmt.Errorf("scenario file %q: name it with lower-case letters, digits and hyphens, such as my-scenario.json: its name names its golden files", "labs/06-steering/scenarios/"+file)
+		}
+		arg := "labs/06-steering/scenarios/" + file
 		cases = append(cases,
 			Case{Name: "06-steering.scenario-" + name, Lab: "06-steering", Args: []string{"-scenario", arg}},
 			Case{Name: "06-steering.scenario-" + name + ".trace", Lab: "06-steering", Args: []string{"-scenario", arg, "-trace"}},

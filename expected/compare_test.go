@@ -4,6 +4,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -134,6 +136,22 @@ func TestCheckingWorksInAReadOnlyDirectory(t *testing.T) {
 	var mismatch *MismatchError
 	require.ErrorAs(t, compareIn(dir, dir, "lab", []byte("two\n")), &mismatch)
 	assert.Error(t, mismatch.KeepErr)
+}
+
+// TestAScenarioNameMustBePlain: a scenario file's name names its golden
+// files and shows in golden's messages, so a name that holds a line break,
+// an escape sequence or a bidirectional override is refused, quoted.
+func TestAScenarioNameMustBePlain(t *testing.T) {
+	cases, err := scenarioCases([]string{"/x/b.json", "/x/a-2.json"})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"06-steering.scenario-a-2", "06-steering.scenario-a-2.trace", "06-steering.scenario-b", "06-steering.scenario-b.trace"},
+		[]string{cases[0].Name, cases[1].Name, cases[2].Name, cases[3].Name})
+	for _, name := range []string{"x\x1b[31my\nz.json", "pay-\u202egnp.json", "Mixed.json", "-flag.json", "a b.json"} {
+		_, err := scenarioCases([]string{"/x/ok.json", "/x/" + name})
+		require.Error(t, err, "%q", name)
+		assert.Contains(t, err.Error(), strconv.Quote("labs/06-steering/scenarios/"+name))
+		assert.False(t, strings.ContainsFunc(err.Error(), func(r rune) bool { return r == '\n' || r == 0x1b || r == 0x202e }), "%q", err)
+	}
 }
 
 func TestCasesHaveAGoldenFileEach(t *testing.T) {

@@ -57,7 +57,7 @@ type Result struct {
 // runLimit is how long Run lets a program run. A lab's run takes about a
 // second at most; a program that has not ended by then never will, and Run
 // ends it, so that its test fails instead of hanging.
-const runLimit = 30 * time.Second
+const runLimit = 10 * time.Second
 
 // Run runs the program bin with args from the repository root, as an
 // instructor runs a lab: its standard output is a pipe, not a terminal. A

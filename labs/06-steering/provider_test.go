@@ -234,7 +234,9 @@ func TestChatWithARealModelsProtocol(t *testing.T) {
 		"tool: 391",
 		"user: Show the product only.",
 	}, srv.messages(t, 1), "the steering message enters before the next request, after the tool's result")
-	assert.Equal(t, "user: Thanks!", srv.messages(t, 2)[5], "the follow-up enters once the model has answered")
+	if third := srv.messages(t, 2); assert.Len(t, third, 6, "the third request holds the five messages before it and the follow-up: %q", third) {
+		assert.Equal(t, "user: Thanks!", third[5], "the follow-up enters once the model has answered")
+	}
 
 	var stdout, stderr bytes.Buffer
 	require.NoError(t, run(context.Background(), []string{"-scenario", rec, "-trace"}, &stdout, &stderr))
