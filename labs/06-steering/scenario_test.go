@@ -3,8 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
+	"strings"
 	"testing"
 	"testing/synctest"
 
@@ -20,24 +23,104 @@ import (
 
 // TestEveryFieldAtOnce runs testdata/every-field.json, which sets every
 // field of the format, defaults written out included ("error": "", "panic":
-// "", "terminate": false), and checks when each message enters the history.
+// "", "terminate": false), and checks when each message enters the history
+// and what each field did.
 func TestEveryFieldAtOnce(t *testing.T) {
+	path := filepath.Join("testdata", "every-field.json")
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var file any
+	require.NoError(t, json.Unmarshal(data, &file))
+	set := keysOf(file)
+	for _, field := range jsonFields(reflect.TypeFor[scenario.Scenario]()) {
+		assert.True(t, set[field], "%s sets every field of the format, but not %q", path, field)
+	}
+
 	synctest.Test(t, func(t *testing.T) {
 		var stdout, stderr bytes.Buffer
-		require.NoError(t, run(context.Background(), []string{"-scenario", filepath.Join("testdata", "every-field.json")}, &stdout, &stderr))
-		out := stdout.String()
-		for _, line := range []string{
-			"turn 1 · done a lookup ⇒ error: division by zero", // calls.a wins over the tool's result
-			"turn 1 · a reports: 50%",
+		require.NoError(t, run(context.Background(), []string{"-scenario", path}, &stdout, &stderr))
+		sameLines(t, strings.Join([]string{
+			"=== scenario every-field.json ===",
+			`(the user queues a follow-up: "now summarise")`, // followUp without at: before the run
+			"turn 1 · user: the user's first message",
+			"turn 1 · model said: …",
+			`turn 1 · start a lookup {"city":"Oslo"}`,
+			`(the user types a steering message: "focus on speed")`, // at, occurrence
+			"turn 1 · start b lookup {}",                            // args left out: {}
+			"turn 1 · done b lookup ⇒ error: not this call",         // calls.b.block, during preparation
+			"turn 1 · a reports: 50%",                               // updates, updatesAtMs
+			"turn 1 · done a lookup ⇒ error: division by zero",      // calls.a wins over the tool's result
+			"turn 1 · history ← result of a",
+			"turn 1 · history ← result of b",
 			"turn 2 · user: focus on speed", // the steering message, before the next request
+			"turn 2 · model said: …",        // stopReason length, without calls: the run would end
 			"turn 3 · user: now summarise",  // the follow-up, once the model stopped
-			"turn 3 · model request failed: scripted model: no reply left for request 3: the script holds 2",
-			"loop ended: 3 turns, stop reason error",
-		} {
-			assert.Contains(t, out, line+"\n")
-		}
+			"turn 3 · model said: …",
+			"turn 3 · start c lookup {}",
+			"(the user presses Ctrl-C)", // interrupts
+			"turn 3 · done c lookup ⇒ error: Operation aborted",
+			"turn 3 · history ← result of c",
+			"turn 4 · model request aborted: scripted model: context canceled",
+			"loop ended: 4 turns, stop reason aborted",
+			"the run added 10 messages: user, assistant, toolResult, toolResult, user, assistant, user, assistant, toolResult, assistant",
+			"answer: none: the loop stopped before the model answered",
+			"the agent's history holds 10 messages; nothing is queued",
+			"turn 1 · user: and once more",        // nextPrompts
+			"turn 1 · model said: Half an answer", // partial streams, then the request fails
+			"turn 1 · model request failed: scripted model: connection reset",
+			"loop ended: 1 turn, stop reason error",
+			"the run added 2 messages: user, assistant",
+			"answer: none: the loop stopped before the model answered",
+			"the agent's history holds 12 messages; nothing is queued",
+		}, "\n")+"\n", stdout.String(), "every field does what the format reference says")
 		assert.Empty(t, stderr.String())
 	})
+}
+
+// keysOf returns every key of every object in a decoded JSON value.
+func keysOf(v any) map[string]bool {
+	keys := map[string]bool{}
+	var walk func(any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, e := range v {
+				keys[k] = true
+				walk(e)
+			}
+		case []any:
+			for _, e := range v {
+				walk(e)
+			}
+		}
+	}
+	walk(v)
+	return keys
+}
+
+// jsonFields returns the JSON name of every field of t and of the structs
+// it holds, as a scenario file spells them.
+func jsonFields(t reflect.Type) []string {
+	var names []string
+	seen := map[reflect.Type]bool{}
+	var walk func(reflect.Type)
+	walk = func(t reflect.Type) {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Map {
+			t = t.Elem()
+		}
+		if t.Kind() != reflect.Struct || seen[t] {
+			return
+		}
+		seen[t] = true
+		for i := range t.NumField() {
+			f := t.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			names = append(names, name)
+			walk(f.Type)
+		}
+	}
+	walk(t)
+	return names
 }
 
 // parse parses a scenario that the test knows to be valid.
