@@ -90,13 +90,18 @@ func (s *session) hint(ctx context.Context, lab *Lab) error {
 	case len(r.build) > 0:
 		// A hint may be what the compiler asks for: the exercise whose
 		// code the first error is in gets its next hint.
-		if ex = exerciseAt(lab, r.dir, r.build); ex == nil {
+		var file string
+		var inside bool
+		if ex, file, inside = exerciseAt(lab, r.dir, r.build); ex == nil {
 			s.out.say(msgHintBuild, lab.Name)
 			return errFailed
 		}
-		if r.vet {
+		switch {
+		case !inside:
+			s.out.say(msgHintBesideTheCode, lab.Name, s.wb.rel(filepath.Join(r.dir, file)))
+		case r.vet:
 			s.out.say(msgHintVetFails, lab.Name)
-		} else {
+		default:
 			s.out.say(msgHintDoesNotCompile, lab.Name)
 		}
 	case len(r.panicked) > 0, r.exited:
@@ -172,10 +177,12 @@ func (s *session) hints(lab *Lab, ex *Exercise) ([]string, error) {
 var buildError = regexp.MustCompile(`^(?:\S*/)?([^/\s]+\.go):(\d+):`)
 
 // exerciseAt returns the exercise whose code the first of the compiler's
-// messages is about: the one whose region in the copy holds its line, else
-// the first with a region in its file. It returns nil if the message names
-// no file of an exercise.
-func exerciseAt(lab *Lab, dir string, build []string) *Exercise {
+// messages is about, the file the message names, and whether its line is
+// inside the exercise's region. Outside every region, the exercise is the
+// first with a region in that file: the code the learner wrote there is the
+// likely cause, as with an import it no longer uses. It returns nil if the
+// message names no file of an exercise.
+func exerciseAt(lab *Lab, dir string, build []string) (ex *Exercise, file string, inside bool) {
 	for _, l := range build {
 		m := buildError.FindStringSubmatch(strings.TrimSpace(l))
 		if m == nil {
@@ -197,12 +204,12 @@ func exerciseAt(lab *Lab, dir string, build []string) *Exercise {
 				}
 				for _, fr := range regions {
 					if fr.id == reg.ID && fr.begin < line && line <= fr.end+1 {
-						return e
+						return e, file, true
 					}
 				}
 			}
 		}
-		return inFile
+		return inFile, file, false
 	}
-	return nil
+	return nil, "", false
 }

@@ -79,8 +79,9 @@ Commands:
   reset LAB       start the lab over; it refuses to discard changed work
                   without -force
 
-LAB is a lab's directory name, its number or the start of its name:
-02-loop, 02, loop. The labs: %s.
+LAB is a lab's directory name, its number, or the start of its name with
+or without the number: 02-loop, 02, loop, 02-l.
+The labs: %s.
 
 Flags, before or after the command:
   -force          with reset: discard your changes
@@ -112,7 +113,8 @@ line; 130 when Ctrl-C ends any other command.
   reset LAB       让实验从头开始；你改过的代码，不加 -force
                   它就不肯丢弃
 
-LAB 是实验的目录名、编号，或者名字的开头：02-loop、02、loop。
+LAB 是实验的目录名、编号，或者名字的开头（带不带编号都行）：
+02-loop、02、loop、02-l。
 各个实验：%s。
 
 选项（放在命令之前或之后都可以）：
@@ -155,6 +157,7 @@ LAB 是实验的目录名、编号，或者名字的开头：02-loop、02、loop
 	// hint
 	msgHintVetFails       = Text{EN: "go vet, which go test runs first, finds a mistake in your code: go run ./labs check %s shows it. The first is in this exercise's code.", ZH: "go test 会先运行 go vet，它在你的代码里发现了一处错误：go run ./labs check %s 会显示出来。第一处错误就在这个练习的代码里。"}
 	msgHintDoesNotCompile = Text{EN: "Your code does not compile yet: go run ./labs check %s shows the compiler's errors. The first is in this exercise's code.", ZH: "你的代码还编译不通过：go run ./labs check %s 会显示编译器报的错。第一个错误就在这个练习的代码里。"}
+	msgHintBesideTheCode  = Text{EN: "Your code does not compile yet: go run ./labs check %s shows the errors. The first is in %s, outside the exercise's code; what you wrote in that file is the likely cause, such as an import it no longer uses.", ZH: "你的代码还编译不通过：go run ./labs check %s 会显示这些错误。第一个错误在 %s 里，但不在练习的代码里；多半是你在这个文件里写的代码引起的，比如一个不再用到的 import。"}
 	msgHintBuild          = Text{EN: "Your code does not compile yet; go run ./labs check %s shows the errors. Hints are for code that compiles.", ZH: "你的代码还编译不通过；go run ./labs check %s 会显示错误。提示只给能编译的代码。"}
 	msgHintPanic          = Text{EN: "Your code panics or exits before any test runs; go run ./labs check %s says more. Hints are for code whose tests run.", ZH: "还没有任何测试运行，你的代码就发生了 panic 或退出了；go run ./labs check %s 会说得更详细。提示只给测试能运行的代码。"}
 	msgHintAllPass        = Text{EN: "Every exercise of %s passes: no hint needed.", ZH: "%s 的每个练习都通过了：不需要提示。"}

@@ -61,6 +61,16 @@ func TestALearnersWayThroughLab02(t *testing.T) {
 	res = runCommand(t, wb, "hint", "02")
 	assert.Equal(t, 0, res.status, res.stdout)
 	assert.Contains(t, res.stdout, "go vet, which go test runs first, finds a mistake in your code: go run ./labs check 02-loop shows it. The first is in this exercise's code.\n")
+	// An error outside the region that the code in it caused: the
+	// learner's code no longer uses an import.
+	unused := strings.Replace(string(starter), `return Result{}, fmt.Errorf("runLoop is not written yet")`, "return Result{}, nil", 1)
+	require.NotEqual(t, string(starter), unused)
+	require.NoError(t, os.WriteFile(loop, []byte(unused), 0o644))
+	res = runCommand(t, wb, "hint", "02")
+	assert.Equal(t, 0, res.status, res.stdout)
+	assert.Contains(t, res.stdout, "Your code does not compile yet: go run ./labs check 02-loop shows the errors. The first is in "+wb.rel(loop)+", outside the exercise's code; what you wrote in that file is the likely cause, such as an import it no longer uses.\n")
+	assert.NotContains(t, res.stdout, "The first is in this exercise's code.")
+	assert.Contains(t, res.stdout, "Hint 4 of 4 for exercise 1 of 02-loop")
 	require.NoError(t, os.WriteFile(loop, starter, 0o644))
 	print := filepath.Join(wb.copyDir("02-loop"), "print.go")
 	printSrc, err := os.ReadFile(print)
