@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Assistant returns the offline model of lab 06's -chat: a model that
@@ -50,22 +51,32 @@ type task struct {
 	says string
 }
 
-var (
-	arithmetic = regexp.MustCompile(`(?i)(-?\d+(?:\.\d+)?)\s*(plus|\+|minus|-|times|×|\*|x|multiplied by|divided by|over|÷|/)\s*(-?\d+(?:\.\d+)?)`)
-	weatherIn  = regexp.MustCompile(`(?i:\bweather\b.*?\bin) ([A-Z][\p{L}-]*)`)
-	noteThat   = regexp.MustCompile(`(?i)^\s*(?:please\s+)?(?:(?:remember|note)(?: that)?|save a note|take a note|write a note)\b\s*[:,]?\s*(.*?)[.!]?\s*$`)
-	saveThat   = regexp.MustCompile(`(?i)^\s*(?:please\s+)?(?:save|keep|note|remember) (?:that|it|this|the answer)(?: as a note| in a note| for me)?[.!]?\s*$`)
+// assistantPatterns are the regular expressions the Assistant reads a
+// message with.
+type assistantPatterns struct {
+	arithmetic, weatherIn, noteThat, saveThat, readNotes, dropNotes *regexp.Regexp
 	// cityNames find the cities of the weather service in a text.
-	cityNames = func() map[string]*regexp.Regexp {
-		m := map[string]*regexp.Regexp{}
-		for _, city := range AssistantCities {
-			m[city] = regexp.MustCompile(`(?i)\b` + city + `\b`)
-		}
-		return m
-	}()
-	readNotes = regexp.MustCompile(`(?i)\b(?:read|show|list|what are|what's in)\b.*\bnotes?\b`)
-	dropNotes = regexp.MustCompile(`(?i)\b(?:delete|forget|remove|rm)\b.*\bnotes?\b`)
-)
+	cityNames map[string]*regexp.Regexp
+}
+
+// patterns compiles them the first time the Assistant reads a message, not
+// when a program starts: every lab links this package, and a program
+// catches Ctrl-C only once its packages are initialized.
+var patterns = sync.OnceValue(func() *assistantPatterns {
+	p := &assistantPatterns{
+		arithmetic: regexp.MustCompile(`(?i)(-?\d+(?:\.\d+)?)\s*(plus|\+|minus|-|times|×|\*|x|multiplied by|divided by|over|÷|/)\s*(-?\d+(?:\.\d+)?)`),
+		weatherIn:  regexp.MustCompile(`(?i:\bweather\b.*?\bin) ([A-Z][\p{L}-]*)`),
+		noteThat:   regexp.MustCompile(`(?i)^\s*(?:please\s+)?(?:(?:remember|note)(?: that)?|save a note|take a note|write a note)\b\s*[:,]?\s*(.*?)[.!]?\s*$`),
+		saveThat:   regexp.MustCompile(`(?i)^\s*(?:please\s+)?(?:save|keep|note|remember) (?:that|it|this|the answer)(?: as a note| in a note| for me)?[.!]?\s*$`),
+		readNotes:  regexp.MustCompile(`(?i)\b(?:read|show|list|what are|what's in)\b.*\bnotes?\b`),
+		dropNotes:  regexp.MustCompile(`(?i)\b(?:delete|forget|remove|rm)\b.*\bnotes?\b`),
+		cityNames:  map[string]*regexp.Regexp{},
+	}
+	for _, city := range AssistantCities {
+		p.cityNames[city] = regexp.MustCompile(`(?i)\b` + city + `\b`)
+	}
+	return p
+})
 
 // operations maps how a person writes an operation to the calculator's op.
 var operations = map[string]string{
@@ -152,11 +163,12 @@ func tasksIn(text, previous string, notes *[]string) []task {
 		t  task
 	}
 	var all []found
+	p := patterns()
 	add := func(at int, tool string, args any, says string) {
 		data, _ := json.Marshal(args) // maps and strings always encode
 		all = append(all, found{at, task{tool: tool, args: data, says: says}})
 	}
-	for _, m := range arithmetic.FindAllStringSubmatchIndex(text, -1) {
+	for _, m := range p.arithmetic.FindAllStringSubmatchIndex(text, -1) {
 		a, _ := strconv.ParseFloat(text[m[2]:m[3]], 64)
 		b, _ := strconv.ParseFloat(text[m[6]:m[7]], 64)
 		op := operations[strings.ToLower(text[m[4]:m[5]])]
@@ -170,30 +182,30 @@ func tasksIn(text, previous string, notes *[]string) []task {
 			add(at, "weather", map[string]string{"city": name}, "look up the weather in "+name)
 		}
 	}
-	for _, m := range weatherIn.FindAllStringSubmatchIndex(text, -1) {
+	for _, m := range p.weatherIn.FindAllStringSubmatchIndex(text, -1) {
 		city(m[2], text[m[2]:m[3]])
 	}
 	for _, name := range AssistantCities {
-		if m := cityNames[name].FindStringIndex(text); m != nil {
+		if m := p.cityNames[name].FindStringIndex(text); m != nil {
 			city(m[0], name)
 		}
 	}
 	switch {
-	case saveThat.MatchString(text) && previous != "":
+	case p.saveThat.MatchString(text) && previous != "":
 		*notes = append(*notes, fmt.Sprintf("note-%d.txt", len(*notes)+1))
 		path := (*notes)[len(*notes)-1]
 		add(0, "write", map[string]string{"path": path, "text": previous}, "save my last answer as "+path)
-	case noteThat.MatchString(text) && !readNotes.MatchString(text) && !dropNotes.MatchString(text):
-		if body := noteThat.FindStringSubmatch(text)[1]; body != "" {
+	case p.noteThat.MatchString(text) && !p.readNotes.MatchString(text) && !p.dropNotes.MatchString(text):
+		if body := p.noteThat.FindStringSubmatch(text)[1]; body != "" {
 			*notes = append(*notes, fmt.Sprintf("note-%d.txt", len(*notes)+1))
 			path := (*notes)[len(*notes)-1]
 			add(0, "write", map[string]string{"path": path, "text": body}, "save "+path)
 		}
-	case readNotes.MatchString(text):
+	case p.readNotes.MatchString(text):
 		for _, path := range *notes {
 			add(0, "read", map[string]string{"path": path}, "read "+path)
 		}
-	case dropNotes.MatchString(text):
+	case p.dropNotes.MatchString(text):
 		for _, path := range *notes {
 			add(0, "rm", map[string]string{"path": path}, "delete "+path)
 		}
@@ -244,8 +256,9 @@ func answer(exchange []Message, idle []string) string {
 		results[r.ToolCallID] = r
 	}
 	var sentences, noted []string
+	p := patterns()
 	for _, text := range idle {
-		if readNotes.MatchString(text) || dropNotes.MatchString(text) {
+		if p.readNotes.MatchString(text) || p.dropNotes.MatchString(text) {
 			sentences = append(sentences, "There are no notes.")
 		} else {
 			noted = append(noted, text)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -36,21 +35,30 @@ func failKey(path jsonPath, format string, a ...any) error {
 	return &checkError{path: path, key: true, problem: fmt.Sprintf(format, a...)}
 }
 
-var (
-	// toolName is what providers accept as a tool's name.
-	toolName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
-	// callID is what a scenario accepts as a call's ID: enough for the IDs
-	// providers send (toolu_01A..., call_abc...), and no character that
-	// would break a trace line or an at.
-	callID = regexp.MustCompile(`^[a-zA-Z0-9_.:-]{1,64}$`)
-)
-
 // IsToolName reports whether name is a tool's name as providers, and the
-// format, accept it.
-func IsToolName(name string) bool { return toolName.MatchString(name) }
+// format, accept it: 1 to 64 characters from a-z, A-Z, 0-9, _ and -.
+func IsToolName(name string) bool { return fromSet(name, "_-") }
 
-// IsCallID reports whether id is a call's ID as the format accepts it.
-func IsCallID(id string) bool { return callID.MatchString(id) }
+// IsCallID reports whether id is a call's ID as the format accepts it: 1 to
+// 64 characters from a-z, A-Z, 0-9, _, ., : and -. That is enough for the
+// IDs providers send (toolu_01A..., call_abc...), with no character that
+// would break a trace line or an at.
+func IsCallID(id string) bool { return fromSet(id, "_.:-") }
+
+// fromSet reports whether s is 1 to 64 characters, each an ASCII letter, a
+// digit or one of extra.
+func fromSet(s, extra string) bool {
+	if len(s) < 1 || len(s) > 64 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		alnum := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+		if !alnum && strings.IndexByte(extra, c) < 0 {
+			return false
+		}
+	}
+	return true
+}
 
 const (
 	toolNameRule = "use 1 to 64 characters from a-z, A-Z, 0-9, _ and -"
@@ -137,13 +145,13 @@ func (s *Scenario) check() error {
 			switch {
 			case c.ID == "":
 				return failAt(append(where, "id"), "missing")
-			case !callID.MatchString(c.ID):
+			case !IsCallID(c.ID):
 				return failAt(append(where, "id"), "%q is not a call ID: %s", c.ID, callIDRule)
 			case seen[c.ID]:
 				return failAt(append(where, "id"), "%q is already the ID of another call", c.ID)
 			case c.Name == "":
 				return failAt(append(where, "name"), "missing")
-			case !toolName.MatchString(c.Name):
+			case !IsToolName(c.Name):
 				return failAt(append(where, "name"), "%q is not a tool name: %s", c.Name, toolNameRule)
 			}
 			seen[c.ID] = true
@@ -163,7 +171,7 @@ func (s *Scenario) check() error {
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(s.Tools)) {
-		if !toolName.MatchString(name) {
+		if !IsToolName(name) {
 			return failKey(jsonPath{"tools", name}, "%q is not a tool name: %s", name, toolNameRule)
 		}
 		if s.Tools[name].Block != nil {
@@ -196,7 +204,7 @@ func (s *Scenario) check() error {
 	for _, name := range slices.Sorted(maps.Keys(s.Block)) {
 		// A tool that is not in tools may be blocked: a call to it fails
 		// as an unknown tool before the block is asked.
-		if !toolName.MatchString(name) {
+		if !IsToolName(name) {
 			return failKey(jsonPath{"block", name}, "%q is not a tool name: %s", name, toolNameRule)
 		}
 		if err := oneLine(jsonPath{"block", name}, s.Block[name]); err != nil {

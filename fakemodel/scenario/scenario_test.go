@@ -374,3 +374,19 @@ func TestEveryMalformedFileIsRefused(t *testing.T) {
 		})
 	}
 }
+
+func TestToolNamesAndCallIDs(t *testing.T) {
+	long := strings.Repeat("a", 64)
+	for name, want := range map[string]bool{
+		"lookup": true, "get_weather-2": true, long: true,
+		"": false, long + "a": false, "a.b": false, "a b": false, "café": false, "a\n": false,
+	} {
+		assert.Equal(t, want, IsToolName(name), "tool name %q", name)
+	}
+	for id, want := range map[string]bool{
+		"call_1": true, "toolu_01A": true, "fc.1:x-2": true, long: true,
+		"": false, long + "a": false, "a b": false, "a/b": false, "a=b": false, "é": false,
+	} {
+		assert.Equal(t, want, IsCallID(id), "call ID %q", id)
+	}
+}
