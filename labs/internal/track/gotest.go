@@ -77,12 +77,12 @@ type testEvent struct {
 // root ("mywork/02-loop"). Its error is go test's own failure to run, with
 // what it printed, when it reported none of the packages.
 func (wb *workbook) runTests(ctx context.Context, pkgs []string, args ...string) (map[string]*pkgRun, error) {
-	// The copies are compiled without optimizations (-N -l) and linked
-	// without a symbol table or debug information (-s -w): their tests
-	// run for a moment, so building them faster is what counts, and a
-	// panic still names its lines. The packages they import, compiled as
-	// usual, come from the build cache.
-	cmdArgs := append([]string{"test", "-json", "-gcflags=-N -l", "-ldflags=-s -w", "-timeout", wb.timeout().String()}, args...)
+	// The copies are compiled without optimizations (-N -l) or debug
+	// information (-dwarf=false) and linked without a symbol table (-s
+	// -w): their tests run for a moment, so building them faster is what
+	// counts, and a panic still names its lines. The packages they
+	// import, compiled as usual, come from the build cache.
+	cmdArgs := append([]string{"test", "-json", "-gcflags=-N -l -dwarf=false", "-ldflags=-s -w", "-timeout", wb.timeout().String()}, args...)
 	if wb.vetted {
 		cmdArgs = append(cmdArgs, "-vet=off")
 	}

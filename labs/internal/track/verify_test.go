@@ -437,7 +437,7 @@ func (v *verifier) verifyClaims(ctx context.Context) (finish func(t *testing.T))
 		}
 		programs[i] = filepath.Join(bin, fmt.Sprintf("claims-%d", i))
 		start(len(runs)+i, func() error {
-			cmd := exec.CommandContext(ctx, "go", "build", "-gcflags=-N -l", "-ldflags=-s -w", "-o", programs[i], "./"+v.wb.rel(cc.copy.dir))
+			cmd := exec.CommandContext(ctx, "go", "build", "-gcflags=-N -l -dwarf=false", "-ldflags=-s -w", "-o", programs[i], "./"+v.wb.rel(cc.copy.dir))
 			cmd.Dir = v.wb.root
 			if out, err := cmd.CombinedOutput(); err != nil {
 				return fmt.Errorf("build %s: %v\n%s", cc.copy.name, err, out)
