@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -88,15 +89,51 @@ func Compare(name string, got []byte) error {
 // differs from the lab's", never advises regenerating the golden files, and
 // keeps the output inside the copy, in testdata/NAME.txt.got, not in
 // expected/.
+//
+// A lab's tests compare the same output twice: run's, in
+// TestOutputMatchesGoldenFile, and the real program's, in TestProgram. The
+// second report of the same difference is one line that points to the
+// first.
 func Check(t testing.TB, name string, got []byte) {
 	t.Helper()
 	g, err := testGolden(name)
 	if err == nil {
 		err = g.compare(got)
 	}
-	if err != nil {
-		t.Error(err)
+	var mismatch *MismatchError
+	if errors.As(err, &mismatch) {
+		if first := reported.first(name, got, t.Name()); first != t.Name() {
+			t.Errorf("%s: the same difference as in %s, above", name, first)
+			return
+		}
 	}
+	if err != nil {
+		t.Errorf("%v", err)
+	}
+}
+
+// reported remembers the differences Check has reported in this test
+// binary.
+var reported = &reports{by: map[string]string{}}
+
+// reports maps a case's name and output to the test that reported them
+// first.
+type reports struct {
+	mu sync.Mutex
+	by map[string]string
+}
+
+// first returns the test that reported this output of the case first: test
+// itself, if none did before.
+func (r *reports) first(name string, got []byte, test string) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	key := name + "\x00" + string(got)
+	if first, ok := r.by[key]; ok {
+		return first
+	}
+	r.by[key] = test
+	return test
 }
 
 // A golden names the files of one comparison: the golden file, and where

@@ -203,3 +203,30 @@ func TestCommand(t *testing.T) {
 	c := Case{Name: "03-maxturns.max-turns-1", Lab: "03-maxturns", Args: []string{"-max-turns", "1"}}
 	assert.Equal(t, "go run ./labs/03-maxturns -max-turns 1", c.Command())
 }
+
+// TestCheckReportsADifferenceOnce: TestProgram finds in the real program's
+// output the difference TestOutputMatchesGoldenFile found in run's; it says
+// so in one line instead of a second report.
+func TestCheckReportsADifferenceOnce(t *testing.T) {
+	// This test is no lab's: Check takes it for a copy of lab 02, and keeps
+	// the output in testdata/.
+	t.Cleanup(func() {
+		os.Remove(filepath.Join("testdata", "02-loop.txt.got"))
+		os.Remove("testdata") // if the test made it
+	})
+	var first, second *recordingT
+	t.Run("first", func(t *testing.T) {
+		first = &recordingT{TB: t}
+		Check(first, "02-loop", []byte("not the lab's output\n"))
+	})
+	t.Run("second", func(t *testing.T) {
+		second = &recordingT{TB: t}
+		Check(second, "02-loop", []byte("not the lab's output\n"))
+		Check(second, "02-loop", []byte("another output\n"))
+	})
+	require.Len(t, first.failures, 1)
+	assert.Contains(t, first.failures[0], "your output differs from the lab's at line 1\n")
+	require.Len(t, second.failures, 2)
+	assert.Equal(t, "02-loop: the same difference as in "+t.Name()+"/first, above", second.failures[0])
+	assert.Contains(t, second.failures[1], "your output differs from the lab's at line 1\n", "another difference gets a report of its own")
+}
