@@ -182,7 +182,7 @@ var buildError = regexp.MustCompile(`^(?:\S*/)?([^/\s]+\.go):(\d+):`)
 // first with a region in that file: the code the learner wrote there is the
 // likely cause, as with an import it no longer uses. It returns nil if the
 // message names no file of an exercise.
-func exerciseAt(lab *Lab, dir string, build []string) (ex *Exercise, file string, inside bool) {
+func exerciseAt(lab *Lab, dir string, build []string) (*Exercise, string, bool) {
 	for _, l := range build {
 		m := buildError.FindStringSubmatch(strings.TrimSpace(l))
 		if m == nil {
