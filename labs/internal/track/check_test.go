@@ -277,6 +277,15 @@ func TestTheNextLineNamesMarkersThatAreInTheFile(t *testing.T) {
 	r := &report{lab: lab, rel: "mywork/01-no-loop", exercises: []exerciseResult{{exercise: &lab.Exercises[0], broken: 0, finding: &finding{why: msgNoMessage}}}}
 	assert.Contains(t, writeReport(r, English), "Next: write exercise 1 at the ask-once and unanswered markers in mywork/01-no-loop/main.go (README.md, section \"Build it yourself\").\n")
 	assert.Contains(t, writeReport(r, Chinese), "下一步：写练习 1（写在标记 ask-once 和 unanswered 处，在 mywork/01-no-loop/main.go 里；讲解见 README.zh-CN.md 的「自己动手写（Build it yourself）」一节）。\n")
+	// A copy whose markers the learner deleted: the file, without them.
+	r.dir = t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(r.dir, "main.go"), []byte("package main\n"), 0o644))
+	assert.Contains(t, writeReport(r, English), "Next: write exercise 1 in mywork/01-no-loop/main.go (README.md, section \"Build it yourself\"). Its markers are gone from your copy; go run ./labs solution 01-no-loop shows where the lab's code is.\n")
+	assert.Contains(t, writeReport(r, Chinese), "你的副本里已经没有它的标记了")
+	src, err := os.ReadFile(filepath.Join(wb.labDir("01-no-loop"), "main.go"))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(r.dir, "main.go"), src, 0o644))
+	assert.Contains(t, writeReport(r, English), "at the ask-once and unanswered markers", "with its markers, the copy's next step names them")
 	assert.Equal(t, "a, b and c", newPrinter(nil, English, false).list([]string{"a", "b", "c"}))
 	assert.Equal(t, "a、b 和 c", newPrinter(nil, Chinese, false).list([]string{"a", "b", "c"}))
 }

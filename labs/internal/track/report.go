@@ -1,6 +1,8 @@
 package track
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"unicode"
@@ -107,6 +109,26 @@ func (p *printer) sprint(t Text, args ...any) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
+// markersGone reports whether the learner's copy has none of the
+// exercise's markers left, so that "at the markers" would send them looking
+// for lines they deleted.
+func (r *report) markersGone(ex *Exercise) bool {
+	if r.dir == "" {
+		return false
+	}
+	for _, reg := range ex.Regions {
+		src, err := os.ReadFile(filepath.Join(r.dir, reg.File))
+		if err != nil {
+			continue
+		}
+		regions, _ := findRegions(src)
+		if slices.ContainsFunc(regions, func(fr region) bool { return fr.id == reg.ID }) {
+			return false
+		}
+	}
+	return true
+}
+
 // writeNext says what to do next.
 func (r *report) writeNext(p *printer, next string) {
 	name := r.lab.Name
@@ -123,7 +145,12 @@ func (r *report) writeNext(p *printer, next string) {
 			where = append(where, r.rel+"/"+reg.File)
 			markers = append(markers, reg.ID)
 		}
-		p.say(msgNextWrite, r.lab.number(ex), p.list(dedupe(markers)), strings.Join(dedupe(where), msgListComma.In(p.lang)), ex.sectionIn(p.lang))
+		files := strings.Join(dedupe(where), msgListComma.In(p.lang))
+		if r.markersGone(ex) {
+			p.say(msgNextWriteNoMarkers, r.lab.number(ex), files, ex.sectionIn(p.lang), name)
+		} else {
+			p.say(msgNextWrite, r.lab.number(ex), p.list(dedupe(markers)), files, ex.sectionIn(p.lang))
+		}
 		p.say(msgNextHint, name)
 		p.say(msgNextWatch, name)
 	case r.other != nil && r.other.test == "":
