@@ -124,15 +124,38 @@ func (k APIKey) redactBytes(b []byte) []byte {
 // start may end in the first bytes of the key, which it drops too.
 func (k APIKey) redactStart(start []byte) []byte {
 	start = k.redactBytes(start)
+	return start[:len(start)-k.startAtEnd(string(start))]
+}
+
+// redactPiece redacts the key from a text that arrives in pieces, where a
+// piece may end inside the key. held is the end of the text so far that
+// was not passed on yet; redactPiece adds piece to it and returns what can
+// be passed on now, keeping back an end that may be the start of the key.
+// At the end of the text, what is still held is passed on as it is.
+func (k APIKey) redactPiece(held *string, piece string) string {
+	text := *held + piece
 	if !k.IsSet() {
-		return start
+		*held = ""
+		return text
 	}
-	for n := min(len(*k.key)-1, len(start)); n > 0; n-- {
-		if bytes.HasSuffix(start, []byte((*k.key)[:n])) {
-			return start[:len(start)-n]
+	text = k.redact(text)
+	cut := len(text) - k.startAtEnd(text)
+	*held = text[cut:]
+	return text[:cut]
+}
+
+// startAtEnd returns the length of the longest end of text that is the
+// start of the key, but not the whole key: 0 if none, or if no key is set.
+func (k APIKey) startAtEnd(text string) int {
+	if !k.IsSet() {
+		return 0
+	}
+	for n := min(len(*k.key)-1, len(text)); n > 0; n-- {
+		if strings.HasSuffix(text, (*k.key)[:n]) {
+			return n
 		}
 	}
-	return start
+	return 0
 }
 
 // withDefaults returns c with its zero limits replaced by the defaults.

@@ -113,5 +113,7 @@
 // Bearer". It never shows: not in an error, even one that quotes a server
 // that quoted the key, not in a reply whose text quotes it, and not when a
 // Config or a Model is printed. The model replaces the key with
-// "[redacted]" in each line the server sends, before it reads the line.
+// "[redacted]" in each line the server sends, before it reads the line,
+// and in the reply's text and arguments, which a server may split inside
+// the key; it drops the start of a key that a limit cut off.
 package chatcompletions

@@ -138,20 +138,74 @@ var _ fakemodel.Model = (*Model)(nil)
 
 // TestTheKeyNeverReachesTheHistory covers a server whose reply quotes the
 // header it received: the reply's text goes to the history, the screen and
-// a recording, so the key is redacted there too.
+// a recording, so the key is redacted there too, even when the server
+// splits it over two pieces of text or of a call's arguments.
 func TestTheKeyNeverReachesTheHistory(t *testing.T) {
+	for cut := range len(sentinel) + 1 {
+		t.Run(fmt.Sprintf("cut after %d bytes of the key", cut), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				srv := startServer(t, func(w http.ResponseWriter, r *http.Request) {
+					auth := r.Header.Get("Authorization")
+					at := len("Bearer ") + cut
+					chunk := func(delta string) string {
+						return fmt.Sprintf("data: {\"choices\":[{\"index\":0,\"delta\":%s}]}\n\n", delta)
+					}
+					text := func(s string) string { return chunk(fmt.Sprintf(`{"content":%q}`, s)) }
+					args := func(s string) string {
+						return chunk(fmt.Sprintf(`{"tool_calls":[{"index":0,"id":"call_k","function":{"name":"notes","arguments":%q}}]}`, s))
+					}
+					body := text("You sent "+auth[:at]) + text(auth[at:]+".") +
+						args(`{"text":"`+auth[:at]) + args(auth[at:]+`"}`) +
+						"data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\ndata: [DONE]\n\n"
+					respondWith(http.StatusOK, "text/event-stream", body)(w, r)
+				})
+				var streamed strings.Builder
+				reply, err := srv.model(t, Config{APIKey: sentinelKey()}).Reply(context.Background(), fakemodel.Request{
+					Messages: weatherQuestion,
+					OnText:   func(s string) { streamed.WriteString(s) },
+				})
+				require.NoError(t, err)
+				assert.Equal(t, "You sent Bearer [redacted].", reply.Text)
+				assert.Equal(t, reply.Text, streamed.String(), "the streamed text is the reply's")
+				require.Len(t, reply.ToolCalls, 1)
+				assert.JSONEq(t, `{"text":"Bearer [redacted]"}`, string(reply.ToolCalls[0].Arguments))
+			})
+		})
+	}
+}
+
+// TestAKeyCutShortIsDroppedToo: where a text the model reads goes on past
+// what it keeps, the key may be cut in two; its first part is dropped.
+func TestAKeyCutShortIsDroppedToo(t *testing.T) {
+	key := sentinelKey()
+	for _, tt := range []struct{ in, want string }{
+		{"denied: " + sentinel, "denied: [redacted]"},
+		{"denied: " + sentinel[:20], "denied: "},
+		{"denied: s", "denied: "}, // one byte that may start the key
+		{"denied: x", "denied: x"},
+		{"denied", "denied"},
+		{"", ""},
+	} {
+		assert.Equal(t, tt.want, string(key.redactStart([]byte(tt.in))), "%q", tt.in)
+	}
+	assert.Equal(t, "denied: sk-", string(APIKey{}.redactStart([]byte("denied: sk-"))), "no key, nothing to drop")
+
+	var held, passed string
+	for _, piece := range []string{"a ", sentinel[:5], sentinel[5:30], sentinel[30:] + " b", " s"} {
+		passed += key.redactPiece(&held, piece)
+	}
+	assert.Equal(t, "a [redacted] b ", passed)
+	assert.Equal(t, "s", held, "held back: it may start the key")
+}
+
+// TestAnErrorBodyCutByTheSizeLimitShowsNoKey: the response size limit may
+// cut an error body inside the key.
+func TestAnErrorBodyCutByTheSizeLimitShowsNoKey(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		srv := startServer(t, func(w http.ResponseWriter, r *http.Request) {
-			body := fmt.Sprintf("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":%q},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n", "You sent "+r.Header.Get("Authorization"))
-			respondWith(http.StatusOK, "text/event-stream", body)(w, r)
+			respondWith(http.StatusForbidden, "text/plain", "denied: "+r.Header.Get("Authorization")+"\n")(w, r)
 		})
-		var streamed strings.Builder
-		reply, err := srv.model(t, Config{APIKey: sentinelKey()}).Reply(context.Background(), fakemodel.Request{
-			Messages: weatherQuestion,
-			OnText:   func(s string) { streamed.WriteString(s) },
-		})
-		require.NoError(t, err)
-		assert.Equal(t, "You sent Bearer [redacted]", reply.Text)
-		assert.Equal(t, reply.Text, streamed.String(), "the streamed text is the reply's")
+		err := failedReply(t, srv, Config{MaxResponseBytes: 40})
+		assert.Contains(t, err.Error(), "403 Forbidden: denied: Bearer")
 	})
 }

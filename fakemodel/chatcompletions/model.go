@@ -119,9 +119,11 @@ const maxErrorBody = 64 << 10
 // key redacted. If the body breaks off, the status still says what
 // happened.
 func (m *Model) bodyStart(body io.Reader) []byte {
-	start, _ := io.ReadAll(io.LimitReader(body, maxErrorBody+1))
-	if len(start) > maxErrorBody {
-		return m.cfg.APIKey.redactStart(start[:maxErrorBody])
+	start, err := io.ReadAll(io.LimitReader(body, maxErrorBody+1))
+	if err != nil || len(start) > maxErrorBody {
+		// Cut short, by this limit, the size limit or a broken
+		// connection: the body went on, maybe with the rest of the key.
+		return m.cfg.APIKey.redactStart(start[:min(len(start), maxErrorBody)])
 	}
 	return m.cfg.APIKey.redactBytes(start)
 }

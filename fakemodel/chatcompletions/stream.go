@@ -54,6 +54,8 @@ type wireToolCallDelta struct {
 // An assembly collects a reply from the pieces the chunks bring.
 type assembly struct {
 	text   strings.Builder
+	held   string         // text not passed on yet: see APIKey.redactPiece
+	key    APIKey         // redacted from the text and the arguments
 	calls  []*partialCall // in the order their first piece arrived
 	finish string         // the finish_reason, once one arrived
 }
@@ -71,7 +73,7 @@ type partialCall struct {
 // errors say what was wrong with the stream. history is the request's, for
 // the IDs of tool calls that come without one.
 func readReply(ctx context.Context, events *eventReader, onText func(string), history []fakemodel.Message) (fakemodel.AssistantMessage, error) {
-	var a assembly
+	a := assembly{key: events.key}
 	for {
 		ev, err := events.next()
 		if errors.Is(err, io.EOF) {
@@ -111,7 +113,19 @@ func readReply(ctx context.Context, events *eventReader, onText func(string), hi
 			}
 		}
 	}
+	a.pass(a.held, onText) // the end of the text, which cannot start a key any more
 	return a.reply(history)
+}
+
+// pass adds text to the reply and passes it on to onText.
+func (a *assembly) pass(text string, onText func(string)) {
+	if text == "" {
+		return
+	}
+	a.text.WriteString(text)
+	if onText != nil {
+		onText(text)
+	}
 }
 
 // add adds one choice's delta to the reply.
@@ -120,10 +134,9 @@ func (a *assembly) add(ctx context.Context, choice wireChoice, onText func(strin
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		a.text.WriteString(text)
-		if onText != nil {
-			onText(text)
-		}
+		// The eventReader redacted the key from each line; a key that
+		// a server split over two pieces is caught here.
+		a.pass(a.key.redactPiece(&a.held, text), onText)
 	}
 	for _, d := range choice.Delta.ToolCalls {
 		c := a.call(d)
@@ -222,7 +235,7 @@ func (a *assembly) reply(history []fakemodel.Message) (fakemodel.AssistantMessag
 			// number theirs.
 			id = fmt.Sprintf("call_%d", earlier+i+1)
 		}
-		reply.ToolCalls = append(reply.ToolCalls, fakemodel.ToolCall{ID: id, Name: c.name, Arguments: arguments(c.args)})
+		reply.ToolCalls = append(reply.ToolCalls, fakemodel.ToolCall{ID: id, Name: c.name, Arguments: arguments(a.key.redactBytes(c.args))})
 	}
 	return reply, nil
 }
