@@ -280,8 +280,8 @@ func TestTheNextLineNamesMarkersThatAreInTheFile(t *testing.T) {
 	// A copy whose markers the learner deleted: the file, without them.
 	r.dir = t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(r.dir, "main.go"), []byte("package main\n"), 0o644))
-	assert.Contains(t, writeReport(r, English), "Next: write exercise 1 in mywork/01-no-loop/main.go (README.md, section \"Build it yourself\"). Its markers are gone from your copy; go run ./labs solution 01-no-loop shows where the lab's code is.\n")
-	assert.Contains(t, writeReport(r, Chinese), "你的副本里已经没有它的标记了")
+	assert.Contains(t, writeReport(r, English), "Next: write exercise 1 in mywork/01-no-loop/main.go (README.md, section \"Build it yourself\"). Its markers (ask-once and unanswered) are no longer whole in your copy: put back \"// exercise: ID\" before your code and \"// end of exercise: ID\" after it, so that hint can find it.\n")
+	assert.Contains(t, writeReport(r, Chinese), "你的副本里，它的标记（ask-once 和 unanswered）已经不全了")
 	src, err := os.ReadFile(filepath.Join(wb.labDir("01-no-loop"), "main.go"))
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(r.dir, "main.go"), src, 0o644))

@@ -91,18 +91,22 @@ func (s *session) hint(ctx context.Context, lab *Lab) error {
 		// A hint may be what the compiler asks for: the exercise whose
 		// code the first error is in gets its next hint.
 		var file string
-		var inside bool
-		if ex, file, inside = exerciseAt(lab, r.dir, r.build); ex == nil {
+		var at place
+		if ex, file, at = exerciseAt(lab, r.dir, r.build); ex == nil {
 			s.out.say(msgHintBuild, lab.Name)
 			return errFailed
 		}
-		switch {
-		case !inside:
-			s.out.say(msgHintBesideTheCode, lab.Name, s.wb.rel(filepath.Join(r.dir, file)))
-		case r.vet:
-			s.out.say(msgHintVetFails, lab.Name)
-		default:
-			s.out.say(msgHintDoesNotCompile, lab.Name)
+		where := s.out.sprint(msgFirstInside)
+		switch path := s.wb.rel(filepath.Join(r.dir, file)); at {
+		case outsideRegion:
+			where = s.out.sprint(msgFirstOutside, path)
+		case noRegion:
+			where = s.out.sprint(msgFirstInFile, path)
+		}
+		if r.vet {
+			s.out.say(msgHintVetFails, lab.Name, where)
+		} else {
+			s.out.say(msgHintDoesNotCompile, lab.Name, where)
 		}
 	case len(r.panicked) > 0, r.exited:
 		s.out.say(msgHintPanic, lab.Name)
@@ -176,13 +180,22 @@ func (s *session) hints(lab *Lab, ex *Exercise) ([]string, error) {
 // "mywork/03-maxturns/loop.go:94:1: missing return".
 var buildError = regexp.MustCompile(`^(?:\S*/)?([^/\s]+\.go):(\d+):`)
 
+// A place is where a compiler's message points in an exercise's file.
+type place int
+
+const (
+	insideRegion  place = iota // between the exercise's markers
+	outsideRegion              // elsewhere in the file, which has the markers
+	noRegion                   // in a file whose markers the learner broke
+)
+
 // exerciseAt returns the exercise whose code the first of the compiler's
-// messages is about, the file the message names, and whether its line is
-// inside the exercise's region. Outside every region, the exercise is the
-// first with a region in that file: the code the learner wrote there is the
-// likely cause, as with an import it no longer uses. It returns nil if the
-// message names no file of an exercise.
-func exerciseAt(lab *Lab, dir string, build []string) (*Exercise, string, bool) {
+// messages is about, the file the message names, and where in it the
+// message points. Outside every region, the exercise is the first with a
+// region in that file: the code the learner wrote there is the likely
+// cause, as with an import it no longer uses. It returns nil if the message
+// names no file of an exercise.
+func exerciseAt(lab *Lab, dir string, build []string) (*Exercise, string, place) {
 	for _, l := range build {
 		m := buildError.FindStringSubmatch(strings.TrimSpace(l))
 		if m == nil {
@@ -191,6 +204,7 @@ func exerciseAt(lab *Lab, dir string, build []string) (*Exercise, string, bool) 
 		file, line := m[1], 0
 		fmt.Sscan(m[2], &line)
 		var inFile *Exercise
+		marked := false
 		src, _ := os.ReadFile(filepath.Join(dir, file))
 		regions, _ := findRegions(src) // markers the learner broke: no region
 		for i := range lab.Exercises {
@@ -203,13 +217,20 @@ func exerciseAt(lab *Lab, dir string, build []string) (*Exercise, string, bool) 
 					inFile = e
 				}
 				for _, fr := range regions {
-					if fr.id == reg.ID && fr.begin < line && line <= fr.end+1 {
-						return e, file, true
+					if fr.id != reg.ID {
+						continue
+					}
+					marked = true
+					if fr.begin < line && line <= fr.end+1 {
+						return e, file, insideRegion
 					}
 				}
 			}
 		}
-		return inFile, file, false
+		if !marked {
+			return inFile, file, noRegion
+		}
+		return inFile, file, outsideRegion
 	}
-	return nil, "", false
+	return nil, "", noRegion
 }

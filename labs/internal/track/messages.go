@@ -21,7 +21,7 @@ var (
 	msgOtherNotChecked    = Text{EN: "· the lab's other tests and your output: not checked, %s", ZH: "· 实验的其他测试和你的输出：没有检查（%s）"}
 	msgNotYet             = Text{EN: "· the lab's other tests and your output: checked once every exercise passes", ZH: "· 实验的其他测试和你的输出：等每个练习都通过后再检查"}
 	msgNextWrite          = Text{EN: `Next: write exercise %d at the %s markers in %s (README.md, section "%s").`, ZH: "下一步：写练习 %d（写在标记 %s 处，在 %s 里；讲解见 README.zh-CN.md 的「%s」一节）。"}
-	msgNextWriteNoMarkers = Text{EN: `Next: write exercise %d in %s (README.md, section "%s"). Its markers are gone from your copy; go run ./labs solution %s shows where the lab's code is.`, ZH: "下一步：写练习 %d，在 %s 里（讲解见 README.zh-CN.md 的「%s」一节）。你的副本里已经没有它的标记了；go run ./labs solution %s 会显示实验的代码在哪里。"}
+	msgNextWriteNoMarkers = Text{EN: `Next: write exercise %d in %s (README.md, section "%s"). Its markers (%s) are no longer whole in your copy: put back "// exercise: ID" before your code and "// end of exercise: ID" after it, so that hint can find it.`, ZH: "下一步：写练习 %d，在 %s 里（讲解见 README.zh-CN.md 的「%s」一节）。你的副本里，它的标记（%s）已经不全了：在你的代码前面放回 \"// exercise: ID\"，后面放回 \"// end of exercise: ID\"，hint 才能找到它。"}
 	msgAnd                = Text{EN: "%s and %s", ZH: "%s 和 %s"}
 	msgListComma          = Text{EN: ", ", ZH: "、"}
 	msgNextHint           = Text{EN: "  go run ./labs hint %s     a hint, one more each time", ZH: "  go run ./labs hint %s     给一条提示，每次多给一条"}
@@ -156,9 +156,11 @@ LAB 是实验的目录名、编号，或者名字的开头（带不带编号都�
 	msgRememberFailed = Text{EN: "note: %v", ZH: "注意：%v"}
 
 	// hint
-	msgHintVetFails       = Text{EN: "go vet, which go test runs first, finds a mistake in your code: go run ./labs check %s shows it. The first is in this exercise's code.", ZH: "go test 会先运行 go vet，它在你的代码里发现了一处错误：go run ./labs check %s 会显示出来。第一处错误就在这个练习的代码里。"}
-	msgHintDoesNotCompile = Text{EN: "Your code does not compile yet: go run ./labs check %s shows the compiler's errors. The first is in this exercise's code.", ZH: "你的代码还编译不通过：go run ./labs check %s 会显示编译器报的错。第一个错误就在这个练习的代码里。"}
-	msgHintBesideTheCode  = Text{EN: "Your code does not compile yet: go run ./labs check %s shows the errors. The first is in %s, outside the exercise's code; what you wrote in that file is the likely cause, such as an import it no longer uses.", ZH: "你的代码还编译不通过：go run ./labs check %s 会显示这些错误。第一个错误在 %s 里，但不在练习的代码里；多半是你在这个文件里写的代码引起的，比如一个不再用到的 import。"}
+	msgHintVetFails       = Text{EN: "go vet, which go test runs first, finds a mistake in your code: go run ./labs check %s shows it. %s", ZH: "go test 会先运行 go vet，它在你的代码里发现了一处错误：go run ./labs check %s 会显示出来。%s"}
+	msgHintDoesNotCompile = Text{EN: "Your code does not compile yet: go run ./labs check %s shows the compiler's errors. %s", ZH: "你的代码还编译不通过：go run ./labs check %s 会显示编译器报的错。%s"}
+	msgFirstInside        = Text{EN: "The first is in this exercise's code.", ZH: "第一处就在这个练习的代码里。"}
+	msgFirstOutside       = Text{EN: "The first is in %s, outside the exercise's code; what you wrote in that file is the likely cause, such as an import it no longer uses.", ZH: "第一处在 %s 里，但不在练习的代码里；多半是你在这个文件里写的代码引起的，比如一个不再用到的 import。"}
+	msgFirstInFile        = Text{EN: "The first is in %s, a file of this exercise; its markers there are gone, so where exactly is for you to see.", ZH: "第一处在 %s 里，这是这个练习的文件；里面的标记已经不全了，具体在哪里要你自己看。"}
 	msgHintBuild          = Text{EN: "Your code does not compile yet; go run ./labs check %s shows the errors. Hints are for code that compiles.", ZH: "你的代码还编译不通过；go run ./labs check %s 会显示错误。提示只给能编译的代码。"}
 	msgHintPanic          = Text{EN: "Your code panics or exits before any test runs; go run ./labs check %s says more. Hints are for code whose tests run.", ZH: "还没有任何测试运行，你的代码就发生了 panic 或退出了；go run ./labs check %s 会说得更详细。提示只给测试能运行的代码。"}
 	msgHintAllPass        = Text{EN: "Every exercise of %s passes: no hint needed.", ZH: "%s 的每个练习都通过了：不需要提示。"}

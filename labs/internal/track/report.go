@@ -110,8 +110,8 @@ func (p *printer) sprint(t Text, args ...any) string {
 }
 
 // markersGone reports whether the learner's copy has none of the
-// exercise's markers left, so that "at the markers" would send them looking
-// for lines they deleted.
+// exercise's regions whole, so that "at the markers" would send them
+// looking for lines they deleted.
 func (r *report) markersGone(ex *Exercise) bool {
 	if r.dir == "" {
 		return false
@@ -147,7 +147,7 @@ func (r *report) writeNext(p *printer, next string) {
 		}
 		files := strings.Join(dedupe(where), msgListComma.In(p.lang))
 		if r.markersGone(ex) {
-			p.say(msgNextWriteNoMarkers, r.lab.number(ex), files, ex.sectionIn(p.lang), name)
+			p.say(msgNextWriteNoMarkers, r.lab.number(ex), files, ex.sectionIn(p.lang), p.list(dedupe(markers)))
 		} else {
 			p.say(msgNextWrite, r.lab.number(ex), p.list(dedupe(markers)), files, ex.sectionIn(p.lang))
 		}
