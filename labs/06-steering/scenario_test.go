@@ -31,9 +31,8 @@ func TestEveryFieldAtOnce(t *testing.T) {
 	require.NoError(t, err)
 	var file any
 	require.NoError(t, json.Unmarshal(data, &file))
-	set := keysOf(file)
-	for _, field := range jsonFields(reflect.TypeFor[scenario.Scenario]()) {
-		assert.True(t, set[field], "%s sets every field of the format, but not %q", path, field)
+	for _, field := range unsetFields(reflect.TypeFor[scenario.Scenario](), file) {
+		t.Errorf("%s sets every field of the format, but not %s", path, field)
 	}
 
 	synctest.Test(t, func(t *testing.T) {
@@ -77,50 +76,63 @@ func TestEveryFieldAtOnce(t *testing.T) {
 	})
 }
 
-// keysOf returns every key of every object in a decoded JSON value.
-func keysOf(v any) map[string]bool {
-	keys := map[string]bool{}
-	var walk func(any)
-	walk = func(v any) {
-		switch v := v.(type) {
-		case map[string]any:
-			for k, e := range v {
-				keys[k] = true
-				walk(e)
-			}
-		case []any:
-			for _, e := range v {
-				walk(e)
-			}
-		}
-	}
-	walk(v)
-	return keys
-}
-
-// jsonFields returns the JSON name of every field of t and of the structs
-// it holds, as a scenario file spells them.
-func jsonFields(t reflect.Type) []string {
-	var names []string
-	seen := map[reflect.Type]bool{}
-	var walk func(reflect.Type)
-	walk = func(t reflect.Type) {
-		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Map {
+// unsetFields walks a decoded JSON value v along the type t it decodes
+// into, and returns each field of each struct type in t, such as
+// "Message.occurrence", that no object of that type in v sets: steer's
+// occurrence counts for Message, interrupts' for Interrupt.
+func unsetFields(t reflect.Type, v any) []string {
+	set := map[reflect.Type]map[string]bool{}
+	var types []reflect.Type
+	var walk func(reflect.Type, any)
+	walk = func(t reflect.Type, v any) {
+		for t.Kind() == reflect.Pointer {
 			t = t.Elem()
 		}
-		if t.Kind() != reflect.Struct || seen[t] {
-			return
-		}
-		seen[t] = true
-		for i := range t.NumField() {
-			f := t.Field(i)
-			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-			names = append(names, name)
-			walk(f.Type)
+		switch t.Kind() {
+		case reflect.Slice:
+			items, _ := v.([]any)
+			for _, item := range items {
+				walk(t.Elem(), item)
+			}
+			if len(items) == 0 {
+				walk(t.Elem(), nil) // still list the element's fields
+			}
+		case reflect.Map:
+			values, _ := v.(map[string]any)
+			for _, value := range values {
+				walk(t.Elem(), value)
+			}
+			if len(values) == 0 {
+				walk(t.Elem(), nil)
+			}
+		case reflect.Struct:
+			if set[t] == nil {
+				set[t] = map[string]bool{}
+				types = append(types, t)
+			}
+			obj, _ := v.(map[string]any)
+			for i := range t.NumField() {
+				f := t.Field(i)
+				name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+				value, ok := obj[name]
+				if ok {
+					set[t][name] = true
+				}
+				walk(f.Type, value)
+			}
 		}
 	}
-	walk(t)
-	return names
+	walk(t, v)
+	var unset []string
+	for _, t := range types {
+		for i := range t.NumField() {
+			name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+			if !set[t][name] {
+				unset = append(unset, t.Name()+"."+name)
+			}
+		}
+	}
+	return unset
 }
 
 // parse parses a scenario that the test knows to be valid.
