@@ -850,20 +850,33 @@ func TestACancelledRunWinsOverABlock(t *testing.T) {
 	})
 }
 
-// TestAFailedPreparationKeepsItsOwnError follows Pi's prepareToolCall the
-// other way round: a call whose arguments failed their check, or whose
-// BeforeToolCall returned an error, keeps that error even when the run was
-// cancelled meanwhile. Only a call that passed every check says it was
-// aborted.
+// TestAFailedPreparationKeepsItsOwnError: a call that fails preparation
+// before the cancel check of Pi's prepareToolCall keeps its own error when
+// the run is cancelled: a tool that does not exist, arguments that fail
+// their check, a BeforeToolCall that returns an error. Only a call that
+// passed every check says it was aborted.
 func TestAFailedPreparationKeepsItsOwnError(t *testing.T) {
+	oslo := call("a", "weather", `{"city":"Oslo"}`)
 	for _, tc := range []struct {
 		name   string
-		config func(cancel context.CancelFunc) Config
+		call   fakemodel.ToolCall
+		config func(t *testing.T, cancel context.CancelFunc) Config
 		want   string
 	}{
 		{
+			name: "a tool that does not exist",
+			call: call("a", "nope", `{}`),
+			config: func(t *testing.T, cancel context.CancelFunc) Config {
+				// Ctrl-C right after the reply, before the batch.
+				model := cancelling{Model: oneBatch(t, call("a", "nope", `{}`)), cancel: cancel}
+				return Config{Model: model, Tools: []Tool{weatherTool(nil)}}
+			},
+			want: "Tool nope not found",
+		},
+		{
 			name: "arguments that fail their check",
-			config: func(cancel context.CancelFunc) Config {
+			call: oslo,
+			config: func(_ *testing.T, cancel context.CancelFunc) Config {
 				check := func(services.WeatherArgs) error {
 					cancel()
 					return errors.New("no city of that name")
@@ -874,7 +887,8 @@ func TestAFailedPreparationKeepsItsOwnError(t *testing.T) {
 		},
 		{
 			name: "a BeforeToolCall that returns an error",
-			config: func(cancel context.CancelFunc) Config {
+			call: oslo,
+			config: func(_ *testing.T, cancel context.CancelFunc) Config {
 				cfg := Config{Tools: []Tool{weatherTool(nil)}}
 				cfg.BeforeToolCall = func(context.Context, BeforeToolCallContext) (BeforeToolCallResult, error) {
 					cancel()
@@ -889,19 +903,34 @@ func TestAFailedPreparationKeepsItsOwnError(t *testing.T) {
 			inBubble(t, func(t *testing.T) {
 				ctx, cancel := context.WithCancel(context.Background())
 				defer cancel()
-				cfg := tc.config(cancel)
-				cfg.Model = oneBatch(t, call("a", "weather", `{"city":"Oslo"}`))
+				cfg := tc.config(t, cancel)
+				if cfg.Model == nil {
+					cfg.Model = oneBatch(t, tc.call)
+				}
 				var ends []ToolExecutionEnd
 				for ev := range runLoop(ctx, cfg, "go") {
 					if end, ok := ev.(ToolExecutionEnd); ok {
 						ends = append(ends, end)
 					}
 				}
-				require.NotNil(t, ctx.Err(), "the hook cancelled the run")
-				assert.Equal(t, []ToolExecutionEnd{{ToolCallID: "a", ToolName: "weather", Result: tc.want, IsError: true}}, ends)
+				require.NotNil(t, ctx.Err(), "the run was cancelled")
+				assert.Equal(t, []ToolExecutionEnd{{ToolCallID: "a", ToolName: tc.call.Name, Result: tc.want, IsError: true}}, ends)
 			})
 		})
 	}
+}
+
+// cancelling is a model that cancels the run once it has replied, as a
+// Ctrl-C right after the reply would.
+type cancelling struct {
+	fakemodel.Model
+	cancel context.CancelFunc
+}
+
+func (m cancelling) Reply(ctx context.Context, req fakemodel.Request) (fakemodel.AssistantMessage, error) {
+	reply, err := m.Model.Reply(ctx, req)
+	m.cancel()
+	return reply, err
 }
 
 func TestACutOffReplyWithToolCallsEndsByTheTurnLimit(t *testing.T) {
