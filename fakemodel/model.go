@@ -79,8 +79,9 @@ func (m fake) Reply(ctx context.Context, req Request) (AssistantMessage, error) 
 	return reply, nil
 }
 
-// Chunks splits text the way the fake models stream it: at word boundaries,
-// each chunk a word with the spaces that follow it, where ChunkStarts says.
+// Chunks splits text the way the fake models stream it: each chunk a word
+// with the spaces that follow it, or a character of Chinese or Japanese, as
+// ChunkStarts says.
 // Joined, the chunks are text again. The split depends on nothing but text,
 // so a streamed reply arrives in the same chunks on every run.
 func Chunks(text string) []string {
@@ -111,12 +112,12 @@ func ChunkStarts(prev, r rune) bool {
 }
 
 // standsAlone reports whether r is a chunk of its own: a Chinese character
-// (Han, which Japanese uses too), kana, or the punctuation and full-width
-// forms written with them.
+// (Han, which Japanese uses too), kana, or the punctuation and the half- and
+// full-width forms written with them.
 func standsAlone(r rune) bool {
 	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) ||
 		(r >= 0x3000 && r <= 0x303F) || // CJK symbols and punctuation: 。、「」
-		(r >= 0xFF00 && r <= 0xFFEF) // full-width forms: ，！？（）
+		(r >= 0xFF00 && r <= 0xFFEF) // half- and full-width forms: ，！？（）
 }
 
 // offers reports whether the request offers a tool with this name.

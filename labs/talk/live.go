@@ -178,9 +178,9 @@ func screen(text string) string {
 }
 
 // A wordBuffer cuts streamed text into the chunks fakemodel.Chunks cuts a
-// whole text into: a word and the white space after it, or a Chinese
-// character. A chunk is whole once the character that starts the next one
-// (fakemodel.ChunkStarts) follows it.
+// whole text into: a word and the white space after it, or a character of
+// Chinese or Japanese. A chunk is whole once the character that starts the
+// next one (fakemodel.ChunkStarts) follows it.
 type wordBuffer struct {
 	pending []rune
 }

@@ -54,17 +54,19 @@ which rule is still broken.
 				{EN: `Start with steps 1 to 3. history is a []fakemodel.Message that holds
 fakemodel.UserMessage{Text: prompt}. Ask with
 model.Reply(ctx, fakemodel.Request{Messages: history, Tools: specs(tools)});
-if that fails, return fmt.Errorf("turn %d: ask the model: %w", turn, err),
-with turn 1 until you write the loop of step 6. Otherwise append the reply
-to history, and return when len(reply.ToolCalls) == 0. That passes the
-first three rules.`,
+if that fails,
+return Result{}, fmt.Errorf("turn %d: ask the model: %w", turn, err),
+with turn := 1 before it until you write the loop of step 6. Otherwise
+append the reply to history, and return when len(reply.ToolCalls) == 0.
+That passes the first three rules.`,
 					ZH: `先写第 1 到 3 步。history 是一个 []fakemodel.Message，里面放着
 fakemodel.UserMessage{Text: prompt}。用
 model.Reply(ctx, fakemodel.Request{Messages: history, Tools: specs(tools)})
-请求模型；请求失败就返回
-fmt.Errorf("turn %d: ask the model: %w", turn, err)，在写出第 6 步的循环
-之前，turn 就是 1。请求成功就把回复追加进 history；
-len(reply.ToolCalls) == 0 时返回。这样前三条规则就能通过。`},
+请求模型；请求失败就
+return Result{}, fmt.Errorf("turn %d: ask the model: %w", turn, err)，
+在写出第 6 步的循环之前，先在前面写一句 turn := 1。请求成功就把回复
+追加进 history；len(reply.ToolCalls) == 0 时返回。这样前三条规则就能
+通过。`},
 				{EN: `The loop is "for turn := 1; ; turn++ { ... }": it has no condition, and
 only a return leaves it. Every return says how far the run got:
 Result{History: history, Turns: turn}, with StopReason: Completed for the
