@@ -1,11 +1,13 @@
 package track
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -157,20 +159,14 @@ func (s *session) hints(lab *Lab, ex *Exercise) ([]string, error) {
 	}
 	var where []string
 	for _, r := range ex.Regions {
-		src, err := os.ReadFile(filepath.Join(s.wb.labDir(lab.Name), filepath.FromSlash(r.File)))
-		if err != nil {
-			return nil, fmt.Errorf("read labs/%s/%s: %w", lab.Name, r.File, err)
-		}
-		regions, err := findRegions(src)
+		fr, ok, err := regionIn(s.wb.labDir(lab.Name), r)
 		if err != nil {
 			return nil, fmt.Errorf("labs/%s/%s: %w", lab.Name, r.File, err)
 		}
-		for _, fr := range regions {
-			if fr.id == r.ID {
-				// The body's lines, counting from 1: after the begin
-				// marker, up to the line before the end marker.
-				where = append(where, fmt.Sprintf("labs/%s/%s:%d-%d", lab.Name, r.File, fr.begin+2, fr.end))
-			}
+		if ok {
+			// The body's lines, counting from 1: after the begin marker,
+			// up to the line before the end marker.
+			where = append(where, fmt.Sprintf("labs/%s/%s:%d-%d", lab.Name, r.File, fr.begin+2, fr.end))
 		}
 	}
 	return append(out, s.out.sprint(msgHintLines, strings.Join(where, msgListComma.In(s.out.lang)), lab.Name)), nil
@@ -196,41 +192,34 @@ const (
 // cause, as with an import it no longer uses. It returns nil if the message
 // names no file of an exercise.
 func exerciseAt(lab *Lab, dir string, build []string) (*Exercise, string, place) {
-	for _, l := range build {
-		m := buildError.FindStringSubmatch(strings.TrimSpace(l))
-		if m == nil {
-			continue
-		}
-		file, line := m[1], 0
-		fmt.Sscan(m[2], &line)
-		var inFile *Exercise
-		marked := false
-		src, _ := os.ReadFile(filepath.Join(dir, file))
-		regions, _ := findRegions(src) // markers the learner broke: no region
-		for i := range lab.Exercises {
-			e := &lab.Exercises[i]
-			for _, reg := range e.Regions {
-				if reg.File != file {
-					continue
-				}
-				if inFile == nil {
-					inFile = e
-				}
-				for _, fr := range regions {
-					if fr.id != reg.ID {
-						continue
-					}
-					marked = true
-					if fr.begin < line && line <= fr.end+1 {
-						return e, file, insideRegion
-					}
-				}
+	i := slices.IndexFunc(build, func(l string) bool { return buildError.MatchString(strings.TrimSpace(l)) })
+	if i < 0 {
+		return nil, "", noRegion
+	}
+	m := buildError.FindStringSubmatch(strings.TrimSpace(build[i]))
+	file, line := m[1], 0
+	fmt.Sscan(m[2], &line)
+	var inFile *Exercise
+	marked := false
+	for i := range lab.Exercises {
+		e := &lab.Exercises[i]
+		for _, reg := range e.Regions {
+			if reg.File != file {
+				continue
+			}
+			inFile = cmp.Or(inFile, e)
+			fr, ok, _ := regionIn(dir, reg) // markers the learner broke: not ok
+			if !ok {
+				continue
+			}
+			marked = true
+			if fr.begin < line && line <= fr.end+1 {
+				return e, file, insideRegion
 			}
 		}
-		if !marked {
-			return inFile, file, noRegion
-		}
-		return inFile, file, outsideRegion
 	}
-	return nil, "", noRegion
+	if !marked {
+		return inFile, file, noRegion
+	}
+	return inFile, file, outsideRegion
 }

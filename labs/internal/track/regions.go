@@ -2,6 +2,8 @@ package track
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 )
@@ -21,6 +23,23 @@ var (
 	// is an error rather than code.
 	anyMarker = regexp.MustCompile(`//\s*(end of )?exercise\s*:`)
 )
+
+// regionIn finds where the markers of reg stand in its file under dir. It
+// reports false if the file cannot be read or lacks them whole; err says
+// why, when the file could not be read or its markers are malformed.
+func regionIn(dir string, reg Region) (region, bool, error) {
+	src, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(reg.File)))
+	if err != nil {
+		return region{}, false, err
+	}
+	regions, err := findRegions(src)
+	for _, fr := range regions {
+		if fr.id == reg.ID {
+			return fr, true, err
+		}
+	}
+	return region{}, false, err
+}
 
 // splitSource splits a source file into lines, without their "\n".
 func splitSource(src []byte) []string {

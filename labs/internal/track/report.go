@@ -1,8 +1,6 @@
 package track
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"unicode"
@@ -117,12 +115,7 @@ func (r *report) markersGone(ex *Exercise) bool {
 		return false
 	}
 	for _, reg := range ex.Regions {
-		src, err := os.ReadFile(filepath.Join(r.dir, reg.File))
-		if err != nil {
-			continue
-		}
-		regions, _ := findRegions(src)
-		if slices.ContainsFunc(regions, func(fr region) bool { return fr.id == reg.ID }) {
+		if _, ok, _ := regionIn(r.dir, reg); ok {
 			return false
 		}
 	}
