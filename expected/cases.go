@@ -174,7 +174,7 @@ func startDir() (string, error) {
 var initialDir, initialDirErr = os.Getwd()
 
 // isCopy reports whether the test that runs in dir tests a copy of a lab,
-// such as a learner's in mywork/, rather than a lab under labs/.
+// such as a learner's in _mywork/, rather than a lab under labs/.
 func isCopy(root, dir string) bool {
 	return filepath.Dir(dir) != filepath.Join(root, "labs")
 }

@@ -34,7 +34,7 @@ type MismatchError struct {
 	// KeepErr says why the output could not be written to GotPath, on a
 	// read-only checkout for instance; the mismatch stands all the same.
 	KeepErr error
-	// Copy marks a learner's copy of a lab (in mywork/): the report then
+	// Copy marks a learner's copy of a lab (in _mywork/): the report then
 	// compares with "the lab's" output and never advises regenerating the
 	// golden files, which would overwrite the answer.
 	Copy bool
@@ -85,7 +85,7 @@ func Compare(name string, got []byte) error {
 // t with the report if they differ.
 //
 // In a lab's own test, under labs/, it is [Compare]. In a test of a copy of
-// the lab, such as a learner's in mywork/NN-name, the report says "your output
+// the lab, such as a learner's in _mywork/NN-name, the report says "your output
 // differs from the lab's", never advises regenerating the golden files, and
 // keeps the output inside the copy, in testdata/NAME.txt.got, not in
 // expected/.

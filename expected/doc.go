@@ -22,7 +22,7 @@
 // all the same: a match passes, and a mismatch is reported without the file.
 //
 // A lab's tests pass unchanged in a copy of the lab, such as a learner's
-// mywork/02-loop (go run ./labs start 02): [Build] builds the copy whose test
+// _mywork/02-loop (go run ./labs start 02): [Build] builds the copy whose test
 // is running, and [Check] compares with "the lab's" output, keeps the
 // learner's in the copy's testdata directory and never advises regenerating
 // the golden files, which would overwrite the answer.

@@ -55,7 +55,7 @@ func (g *guarded) Reply(ctx context.Context, req fakemodel.Request) (fakemodel.A
 	case n <= g.turns:
 		return g.model.Reply(ctx, req)
 	case n == g.turns+1:
-		g.t.Errorf("the loop did not end after %s: %s", turns(g.turns), g.cause)
+		Fail(g.t, "the loop did not end after %s: %s", turns(g.turns), g.cause)
 	case n > 2*g.turns+1:
 		panic(fmt.Sprintf("the loop did not end after %s, although every request after turn %d failed: %s", turns(n-1), g.turns, g.cause))
 	}

@@ -23,6 +23,10 @@ func (r *recordingT) Errorf(format string, args ...any) {
 	r.failures = append(r.failures, fmt.Sprintf(format, args...))
 }
 
+func (r *recordingT) Error(args ...any) {
+	r.failures = append(r.failures, fmt.Sprint(args...))
+}
+
 func TestGuardPassesRepliesOnUntilTheLimit(t *testing.T) {
 	rec := &recordingT{TB: t}
 	model := Guard(rec, fakemodel.Stubborn(), 3, "does each tool result reach the history?")

@@ -54,30 +54,28 @@ func transcriptLine(m fakemodel.Message) string {
 	return fmt.Sprintf("%T %+v", m, m) // not reached: Message is a closed set
 }
 
-// historyDiffLines is how many lines of diff a failure shows at most.
-const historyDiffLines = 20
-
 // AssertHistory checks that got is the history want, message by message. If
-// it is not, it fails t with the message (msgAndArgs, formatted as testify
-// does: a format and its arguments) and a line diff of the two transcripts,
-// one line per message, "-" for want and "+" for got. It reports whether the
+// it is not, it reports a [Finding]: msg, formatted with args, how many
+// messages each history has, and a line diff of the two transcripts, one
+// line per message, "-" for want and "+" for got. It reports whether the
 // histories are equal.
-func AssertHistory(t testing.TB, want, got []fakemodel.Message, msgAndArgs ...any) bool {
+func AssertHistory(t testing.TB, want, got []fakemodel.Message, msg string, args ...any) bool {
 	t.Helper()
 	w, g := Transcript(want), Transcript(got)
 	hunks := unified(lineDiff(w, g), 2)
 	if len(hunks) == 0 {
 		return true
 	}
-	diff := strings.Split(strings.TrimSuffix(strings.Join(hunks, ""), "\n"), "\n")
-	if len(diff) > historyDiffLines {
-		diff = append(diff[:historyDiffLines], fmt.Sprintf("… %d more lines of diff", len(diff)-historyDiffLines))
+	f := Finding{
+		Message: sentence(msg, args),
+		Want:    messages(len(want)),
+		Got:     messages(len(got)),
+		Diff:    diff(strings.Join(hunks, "")),
 	}
-	count := fmt.Sprintf("got %s, want %d", messages(len(got)), len(want))
 	if len(got) == len(want) {
-		count = fmt.Sprintf("got %s, as many as want, but not the same", messages(len(got)))
+		f.Got += ", not the same ones"
 	}
-	t.Errorf("%s\n%s (-want +got):\n%s", message(msgAndArgs), count, strings.Join(diff, "\n"))
+	Report(t, f)
 	return false
 }
 
@@ -87,19 +85,4 @@ func messages(n int) string {
 		return "1 message"
 	}
 	return fmt.Sprintf("%d messages", n)
-}
-
-// message formats testify-style message arguments.
-func message(msgAndArgs []any) string {
-	switch {
-	case len(msgAndArgs) == 0:
-		return "the history is not the expected one"
-	case len(msgAndArgs) == 1:
-		return fmt.Sprint(msgAndArgs[0])
-	}
-	format, ok := msgAndArgs[0].(string)
-	if !ok {
-		return fmt.Sprint(msgAndArgs...)
-	}
-	return fmt.Sprintf(format, msgAndArgs[1:]...)
 }

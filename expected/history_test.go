@@ -39,27 +39,29 @@ func TestTranscriptShowsJSONAsJSON(t *testing.T) {
 
 func TestAssertHistoryPrintsADiffOfTranscripts(t *testing.T) {
 	rec := &recordingT{TB: t}
-	assert.True(t, AssertHistory(rec, calculatorRun, calculatorRun))
+	assert.True(t, AssertHistory(rec, calculatorRun, calculatorRun, "the same"))
 	assert.Empty(t, rec.failures)
 
 	withoutResult := []fakemodel.Message{calculatorRun[0], calculatorRun[1], calculatorRun[1]}
 	assert.False(t, AssertHistory(rec, calculatorRun, withoutResult, "each tool result reaches the history (%d)", 5))
 	assert.Equal(t, []string{`each tool result reaches the history (5)
-got 3 messages, want 4 (-want +got):
-@@ -1,4 +1,3 @@
- user "What is 23 × 17?"
- assistant "I will use the calculator.", calls calculate(call_1) {"op":"multiply","a":23,"b":17}, stop reason toolUse
--toolResult: result of calculate(call_1) "391"
--assistant "23 × 17 = 391.", stop reason stop
-+assistant "I will use the calculator.", calls calculate(call_1) {"op":"multiply","a":23,"b":17}, stop reason toolUse`}, rec.failures)
+    want: 4 messages
+    got:  3 messages
+    -want +got:
+    @@ -1,4 +1,3 @@
+     user "What is 23 × 17?"
+     assistant "I will use the calculator.", calls calculate(call_1) {"op":"multiply","a":23,"b":17}, stop reason toolUse
+    -toolResult: result of calculate(call_1) "391"
+    -assistant "23 × 17 = 391.", stop reason stop
+    +assistant "I will use the calculator.", calls calculate(call_1) {"op":"multiply","a":23,"b":17}, stop reason toolUse`}, rec.failures)
 }
 
 func TestAssertHistorySaysWhenTheCountIsRight(t *testing.T) {
 	rec := &recordingT{TB: t}
 	swapped := []fakemodel.Message{calculatorRun[0], calculatorRun[1], calculatorRun[3], calculatorRun[2]}
-	assert.False(t, AssertHistory(rec, calculatorRun, swapped))
+	assert.False(t, AssertHistory(rec, calculatorRun, swapped, "the order of the messages"))
 	require.Len(t, rec.failures, 1)
-	assert.Contains(t, rec.failures[0], "\ngot 4 messages, as many as want, but not the same (-want +got):\n")
+	assert.Contains(t, rec.failures[0], "\n    want: 4 messages\n    got:  4 messages, not the same ones\n")
 }
 
 func TestAssertHistoryKeepsLongDiffsShort(t *testing.T) {
@@ -68,7 +70,7 @@ func TestAssertHistoryKeepsLongDiffsShort(t *testing.T) {
 	for i := range long {
 		long[i] = fakemodel.UserMessage{Text: "again"}
 	}
-	AssertHistory(rec, calculatorRun, long)
+	AssertHistory(rec, calculatorRun, long, "a long history")
 	if assert.Len(t, rec.failures, 1) {
 		assert.LessOrEqual(t, len(splitLines(rec.failures[0])), 25)
 		assert.Contains(t, rec.failures[0], "more lines of diff")

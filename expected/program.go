@@ -5,16 +5,62 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
+	"testing"
 	"time"
 )
 
-// Build compiles the lab named lab into dir and returns the program's path.
-// It builds the lab whose test is running: in a test of a copy of the lab,
-// such as a learner's mywork/02-loop, the copy; otherwise labs/LAB.
+// mainEnv, set to "1", makes a lab's test binary run the lab's main instead
+// of its tests: see [Main].
+const mainEnv = "AGENT_LOOP_LAB_RUN_MAIN"
+
+// Main is the TestMain of every lab, which runs its tests:
+//
+//	func TestMain(m *testing.M) { expected.Main(m, main) }
+//
+// Started by [Command] or [Run] with the path that [Program] returns, the same
+// test binary runs the lab's main instead, in a process of its own, with
+// the arguments, standard streams and signals it is given, as go run runs
+// the program. So TestProgram tests the program a learner runs without
+// building it a second time: a build takes longer than all the lab's tests.
+func Main(m *testing.M, main func()) {
+	if os.Getenv(mainEnv) == "1" {
+		main()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// Program returns the path of the program of the lab whose test is running:
+// the test binary itself, which runs the lab's main when [Command] starts it
+// (see [Main]). In a test of a copy of the lab, such as a learner's
+// _mywork/02-loop, it is the copy's.
+func Program() (string, error) {
+	bin, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("find the test's program: %w", err)
+	}
+	return bin, nil
+}
+
+// Command returns the command that runs the program bin with args, as
+// exec.CommandContext does. For a test binary that [Program] returned, it is
+// the lab's main that runs; a program that [Build] built ignores the
+// variable that says so.
+func Command(ctx context.Context, bin string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Env = append(os.Environ(), mainEnv+"=1")
+	return cmd
+}
+
+// Build compiles the lab named lab into dir and returns the program's path,
+// as the golden command does to check the real programs. Called from a test
+// of a copy of the lab, such as a learner's _mywork/02-loop, it builds the
+// copy; otherwise labs/LAB.
 func Build(dir, lab string) (string, error) {
 	root, err := Root()
 	if err != nil {
@@ -63,15 +109,15 @@ const runLimit = 10 * time.Second
 // instructor runs a lab: its standard output is a pipe, not a terminal. A
 // program still running after runLimit is killed, and Run says so.
 func Run(bin string, args ...string) (Result, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), runLimit)
+	defer cancel()
 	root, err := Root()
 	if err != nil {
 		return Result{}, err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), runLimit)
-	defer cancel()
-	var stdout, stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd := Command(ctx, bin, args...)
 	cmd.Dir = root
+	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err = cmd.Run()
 	if ctx.Err() != nil {

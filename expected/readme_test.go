@@ -27,9 +27,9 @@ func readmes(t *testing.T) map[string][]byte {
 }
 
 // repoFiles returns the files of the repository whose names keep accepts,
-// by path from the root. It leaves out mywork/, a learner's copies, and the
-// copies that tests make in directories whose names start with "_" or ".",
-// as go test ./... does.
+// by path from the root. It leaves out the directories whose names start
+// with "_" or ".", as go test ./... does: a learner's copies, in _mywork/,
+// and the copies that tests make.
 func repoFiles(t *testing.T, keep func(name string) bool) map[string][]byte {
 	t.Helper()
 	root, err := Root()
@@ -41,7 +41,7 @@ func repoFiles(t *testing.T, keep func(name string) bool) map[string][]byte {
 		}
 		name := d.Name()
 		if d.IsDir() {
-			if p != root && (strings.HasPrefix(name, "_") || strings.HasPrefix(name, ".") || name == "testdata" || name == "mywork") {
+			if p != root && (strings.HasPrefix(name, "_") || strings.HasPrefix(name, ".") || name == "testdata") {
 				return filepath.SkipDir
 			}
 			return nil

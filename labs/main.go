@@ -1,9 +1,9 @@
 // Command labs is the workbook's front door for building each lab
-// yourself: it copies a lab into mywork/ with its central code cut out,
+// yourself: it copies a lab into _mywork/ with its central code cut out,
 // checks your code with the lab's own tests, and gives hints.
 //
 //	go run ./labs              your progress and the next thing to do
-//	go run ./labs start 02     copy lab 02 into mywork/02-loop
+//	go run ./labs start 02     copy lab 02 into _mywork/02-loop
 //	go run ./labs check 02     what still fails, and what to do next
 //	go run ./labs -h           every command
 //

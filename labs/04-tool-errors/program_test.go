@@ -8,10 +8,14 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestProgram runs the real program as an instructor does, with its output on
-// a pipe, and compares what it prints with the golden files.
+// TestMain runs the tests, or, started by TestProgram, the lab's main.
+func TestMain(m *testing.M) { expected.Main(m, main) }
+
+// TestProgram runs the lab's program as an instructor does, in a process of
+// its own, with its output on a pipe, and compares what it prints with the
+// golden files.
 func TestProgram(t *testing.T) {
-	bin, err := expected.Build(t.TempDir(), "04-tool-errors")
+	bin, err := expected.Program()
 	require.NoError(t, err)
 
 	cases, err := expected.LabCases("04-tool-errors")

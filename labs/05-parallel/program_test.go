@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"io"
 	"os/exec"
 	"strings"
@@ -14,11 +15,15 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestProgram runs the real program as an instructor does, with its output on
-// a pipe, and compares what it prints with the golden files. Unlike the
-// in-process golden test, the demo's clock waits for real here.
+// TestMain runs the tests, or, started by TestProgram, the lab's main.
+func TestMain(m *testing.M) { expected.Main(m, main) }
+
+// TestProgram runs the lab's program as an instructor does, in a process of
+// its own, with its output on a pipe, and compares what it prints with the
+// golden files. Unlike the in-process golden test, the demo's clock waits for
+// real here.
 func TestProgram(t *testing.T) {
-	bin, err := expected.Build(t.TempDir(), "05-parallel")
+	bin, err := expected.Program()
 	require.NoError(t, err)
 
 	cases, err := expected.LabCases("05-parallel")
@@ -58,7 +63,7 @@ func TestProgram(t *testing.T) {
 		// Press Ctrl-C while the lookups run: when Cairo's lookup reports
 		// its progress, 100 ms in. Reading the output, not sleeping, tells
 		// when that is.
-		cmd := exec.Command(bin)
+		cmd := expected.Command(context.Background(), bin)
 		stdout, err := cmd.StdoutPipe()
 		require.NoError(t, err)
 		var stderr bytes.Buffer

@@ -807,7 +807,7 @@ func TestTurnContextHoldsTheWholeHistoryAndTheRunsMessages(t *testing.T) {
 	})
 	collect(t, a, "now")
 	require.Equal(t, 1, len(seen))
-	expected.AssertHistory(t, []fakemodel.Message{user("now"), seen[0].Message}, seen[0].NewMessages)
+	expected.AssertHistory(t, []fakemodel.Message{user("now"), seen[0].Message}, seen[0].NewMessages, "NewMessages holds what this run added: the prompt and the reply")
 	assert.Equal(t, 4, len(seen[0].Messages))
 	assert.Equal(t, user("earlier"), seen[0].Messages[0])
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -17,12 +18,15 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestProgram runs the real program as an instructor does, with its output on
-// a pipe, and compares what it prints with the golden files. Unlike the
-// in-process golden test, the scenarios' tools wait for real here, on the
-// demo clock.
+// TestMain runs the tests, or, started by TestProgram, the lab's main.
+func TestMain(m *testing.M) { expected.Main(m, main) }
+
+// TestProgram runs the lab's program as an instructor does, in a process of
+// its own, with its output on a pipe, and compares what it prints with the
+// golden files. Unlike the in-process golden test, the scenarios' tools wait
+// for real here, on the demo clock.
 func TestProgram(t *testing.T) {
-	bin, err := expected.Build(t.TempDir(), "06-steering")
+	bin, err := expected.Program()
 	require.NoError(t, err)
 
 	cases, err := expected.LabCases("06-steering")
@@ -75,7 +79,7 @@ func TestProgram(t *testing.T) {
 		// on; Ctrl-C while the agent is idle ends it, with status 0. The
 		// real process reads its real standard input, and cli.Main hands
 		// each real Ctrl-C to the session.
-		cmd := exec.Command(bin, "-chat")
+		cmd := expected.Command(context.Background(), bin, "-chat")
 		stdin, err := cmd.StdinPipe()
 		require.NoError(t, err)
 		defer stdin.Close()
@@ -103,7 +107,7 @@ func TestProgram(t *testing.T) {
 		// Press Ctrl-C while a tool runs: when it starts, a minute
 		// before it would end. Reading the output, not sleeping, tells
 		// when that is.
-		cmd := exec.Command(bin, "-scenario", "testdata/slow.json")
+		cmd := expected.Command(context.Background(), bin, "-scenario", "testdata/slow.json")
 		stdout, err := cmd.StdoutPipe()
 		require.NoError(t, err)
 		var stderr bytes.Buffer

@@ -4,6 +4,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"os/exec"
@@ -23,12 +24,12 @@ import (
 // program, with status 130 and the usual message, although it waits on a
 // read and not on a run.
 func TestCtrlCWhileTheScenarioFileBlocks(t *testing.T) {
-	bin, err := expected.Build(t.TempDir(), "06-steering")
+	bin, err := expected.Program()
 	require.NoError(t, err)
 	fifo := filepath.Join(t.TempDir(), "scenario.json")
 	require.NoError(t, syscall.Mkfifo(fifo, 0o600))
 
-	cmd := exec.Command(bin, "-scenario", fifo)
+	cmd := expected.Command(context.Background(), bin, "-scenario", fifo)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	require.NoError(t, cmd.Start())

@@ -8,7 +8,7 @@
 // times in seconds, part titles, and lab 06's line of what an agent still
 // holds after a run.
 //
-// It is not internal, so that a learner's copy of a lab in mywork/ can
+// It is not internal, so that a learner's copy of a lab in _mywork/ can
 // import it. Labs 01 to 04 print a finished run and keep their own
 // print.go.
 package narrative

@@ -10,7 +10,7 @@
 // prints (a Run). This package holds the machinery no lab teaches: reading
 // the terminal, Ctrl-C, the tools of the fake world, the real model behind
 // -base-url and -model-name, and the recording of -record. It is not
-// internal, so that a learner's copy of lab 06 in mywork/ can import it.
+// internal, so that a learner's copy of lab 06 in _mywork/ can import it.
 package talk
 
 import (

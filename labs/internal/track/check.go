@@ -11,7 +11,7 @@ import (
 	"strings"
 )
 
-// A target is one copy of a lab to check: the learner's, in mywork/, or one
+// A target is one copy of a lab to check: the learner's, in _mywork/, or one
 // the verification made.
 type target struct {
 	lab *Lab
@@ -60,9 +60,9 @@ type finding struct {
 	test    string // the test or subtest, as go test names it
 	why     Text   // what went wrong, if the test's output does not say
 	whyArgs []any
-	lines   []string // the test's failure, cleaned for the learner
-	hidden  int      // how many more lines the failure has
-	more    string   // with hidden, the command that shows them
+	found   []reported // what the test reported, in order
+	lines   []string   // what else to show: where a panic happened, or what a test without Findings printed
+	more    string     // the command that shows the test's whole output
 }
 
 // cannotRun reports whether the copy's tests could not run: it does not
@@ -207,7 +207,7 @@ func (r *report) first(run *pkgRun) {
 			case strings.HasPrefix(l, "# "):
 			case l != "":
 				if r.dir != "" {
-					// "no Go files in /home/…/mywork/02-loop": the path
+					// "no Go files in /home/…/_mywork/02-loop": the path
 					// as the learner knows it.
 					l = strings.ReplaceAll(l, r.dir, r.rel)
 				}
@@ -322,10 +322,9 @@ func (r *report) findingOf(run *pkgRun, test string) *finding {
 	}
 	f := failure(leaf.output, r.dir, r.rel, r.lab.learnerFiles()...)
 	f.test = leaf.name
-	if f.why.EN == "" && len(f.lines) == 0 {
+	if f.why.EN == "" && len(f.lines) == 0 && len(f.found) == 0 {
 		f.why = msgNoMessage
 	}
-	f.lines, f.hidden = shorten(f.lines, failureLines)
 	f.more = "go test -run " + shellQuote(runPattern(leaf.name)) + " ./" + r.rel
 	return f
 }
@@ -368,7 +367,7 @@ func shellQuote(s string) string {
 // which may not check what the lab's check. It also warns about a file of
 // the lab's code missing from the copy.
 func (wb *workbook) compareTests(r *report) error {
-	lab, err := readFiles(wb.labDir(r.lab.Name))
+	lab, err := wb.labFiles(r.lab.Name)
 	if err != nil {
 		return fmt.Errorf("read labs/%s: %w", r.lab.Name, err)
 	}

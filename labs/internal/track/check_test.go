@@ -45,6 +45,7 @@ func shellWords(t *testing.T, command string) []string {
 // result: a racy mistake that passed once must be tested again. hint and
 // the table of contents may take go test's cached result.
 func TestCheckRunsTheTestsEachTime(t *testing.T) {
+	needVerify(t)
 	// GOFLAGS=-count=1, as some run go test ./..., would turn the cache
 	// off for every go test, hint's too.
 	t.Setenv("GOFLAGS", "")
@@ -84,7 +85,7 @@ func TestTheCommandForTheRestIsOneShellWord(t *testing.T) {
 		testEvent{Action: "fail", Package: pkg, Test: "TestResultsComeInTheModelsOrder"},
 	)
 	run := parseEvents(events(t, evs...), []string{"mywork/05-parallel"})["mywork/05-parallel"]
-	r := &report{lab: registry["05-parallel"], dir: "/repo/mywork/05-parallel", rel: "mywork/05-parallel"}
+	r := &report{lab: labOf(t, "05-parallel"), dir: "/repo/mywork/05-parallel", rel: "mywork/05-parallel"}
 	f := r.findingOf(run, "TestResultsComeInTheModelsOrder")
 	require.NotNil(t, f)
 	r.other, r.checkedAll = f, true
@@ -119,7 +120,7 @@ func TestAPanicBeforeAnyTestIsAPanic(t *testing.T) {
 	run := parseEvents(events(t, evs...), []string{"mywork/02-loop"})["mywork/02-loop"]
 	require.NotNil(t, run)
 
-	r := &report{lab: registry["02-loop"], dir: "/repo/mywork/02-loop", rel: "mywork/02-loop"}
+	r := &report{lab: labOf(t, "02-loop"), dir: "/repo/mywork/02-loop", rel: "mywork/02-loop"}
 	r.first(run)
 	assert.False(t, r.exercisesPass())
 	assert.False(t, r.passes())
@@ -128,58 +129,6 @@ func TestAPanicBeforeAnyTestIsAPanic(t *testing.T) {
 	assert.NotContains(t, text, "is not in your copy")
 	assert.NotContains(t, text, "goroutine")
 	assert.Contains(t, writeReport(r, Chinese), "你在 mywork/02-loop 里的代码在包初始化时就发生了 panic")
-}
-
-// testifyEmpty is what testify's assert.Empty(t, cmp.Diff(want, got), msg)
-// prints, as go test shows it, with go-cmp's diff marked by space, which
-// go-cmp makes a regular or a non-breaking space at random.
-func testifyEmpty(space string) []string {
-	sp := strings.NewReplacer("·", space)
-	return strings.Split(sp.Replace("=== RUN   TestX\n"+
-		"    x_test.go:18: \n"+
-		"        \tError Trace:\t/repo/mywork/02-loop/x_test.go:18\n"+
-		"        \tError:      \tShould be empty, but was ··[]lab.call{\n"+
-		"        \t            \t··\t{\n"+
-		"        \t            \t··\t\tID: \"a\",\n"+
-		"        \t            \t-·\t\tArgs: 2,\n"+
-		"        \t            \t+·\t\tArgs: 3,\n"+
-		"        \t            \t··\t},\n"+
-		"        \t            \t··}\n"+
-		"        \tTest:       \tTestX\n"+
-		"        \tMessages:   \tthe calls, in order\n"+
-		"--- FAIL: TestX (0.00s)"), "\n")
-}
-
-// TestAnEmptyDiffReadsAsADiff checks that testify's assert.Empty on go-cmp's
-// diff reads as a diff, not as "Should be empty", and that the diff's lines
-// keep their markers, the same whichever space go-cmp chose.
-func TestAnEmptyDiffReadsAsADiff(t *testing.T) {
-	want := []string{
-		"x_test.go:18: the calls, in order",
-		"  got differs from want (-want +got):",
-		"  ··[]lab.call{",
-		"  ··\t{",
-		"  ··\t\tID: \"a\",",
-		"  -·\t\tArgs: 2,",
-		"  +·\t\tArgs: 3,",
-		"  ··\t},",
-		"  ··}",
-	}
-	for _, space := range []string{" ", "\u00a0"} {
-		f := failure(testifyEmpty(space), "/repo/mywork/02-loop", "mywork/02-loop")
-		assert.Equal(t, strings.Split(strings.ReplaceAll(strings.Join(want, "\n"), "·", " "), "\n"), f.lines, "space %q", space)
-	}
-
-	marked := strings.Split(strings.Replace(strings.Join(testifyEmpty(" "), "\n"), "the calls, in order", "the calls, in order (-want +got)", 1), "\n")
-	assert.Equal(t, "x_test.go:18: the calls, in order", failure(marked, "", "").lines[0], "the diff's header says (-want +got), once")
-
-	r := &report{lab: registry["02-loop"], rel: "mywork/02-loop", other: failure(testifyEmpty(" "), "", "")}
-	r.other.test = "TestX"
-	r.checkedAll = true
-	assert.Contains(t, writeReport(r, Chinese), "\n      实际结果和期望的不一样（-want +got）：\n")
-
-	plain := strings.Split("    x_test.go:19: \n        \tError:      \tShould be empty, but was [x]\n        \tMessages:   \tno leftovers", "\n")
-	assert.Equal(t, []string{"x_test.go:19: no leftovers", "  Should be empty, but was [x]"}, failure(plain, "", "").lines, "a value that is not a diff")
 }
 
 // TestALongFailureHidesMoreThanTwoLines checks that check never hides one
@@ -202,7 +151,7 @@ func TestALongFailureHidesMoreThanTwoLines(t *testing.T) {
 	assert.Equal(t, numbered(failureLines), kept)
 	assert.Equal(t, 3, hidden)
 
-	r := &report{lab: registry["02-loop"], rel: "mywork/02-loop", checkedAll: true,
+	r := &report{lab: labOf(t, "02-loop"), rel: "mywork/02-loop", checkedAll: true,
 		other: &finding{test: "TestX", lines: numbered(failureLines + 1)}}
 	text := writeReport(r, English)
 	assert.Contains(t, text, fmt.Sprintf("    line %d\n", failureLines+1), "the last line is shown")
@@ -231,7 +180,7 @@ var markerLine = regexp.MustCompile(`^\s*// exercise: (\S+)$`)
 func TestTheNextLineNamesMarkersThatAreInTheFile(t *testing.T) {
 	wb := testWorkbook(t, false)
 	for _, name := range wb.labs {
-		lab := registry[name]
+		lab := labOf(t, name)
 		if lab == nil {
 			continue
 		}
@@ -273,7 +222,7 @@ func TestTheNextLineNamesMarkersThatAreInTheFile(t *testing.T) {
 		}
 	}
 
-	lab := registry["01-no-loop"]
+	lab := labOf(t, "01-no-loop")
 	r := &report{lab: lab, rel: "mywork/01-no-loop", exercises: []exerciseResult{{exercise: &lab.Exercises[0], broken: 0, finding: &finding{why: msgNoMessage}}}}
 	assert.Contains(t, writeReport(r, English), "Next: write exercise 1 at the ask-once and unanswered markers in mywork/01-no-loop/main.go (README.md, section \"Build it yourself\").\n")
 	assert.Contains(t, writeReport(r, Chinese), "下一步：写练习 1（写在标记 ask-once 和 unanswered 处，在 mywork/01-no-loop/main.go 里；讲解见 README.zh-CN.md 的「自己动手写（Build it yourself）」一节）。\n")
@@ -306,7 +255,7 @@ func TestADeletedTestFileSaysHowToRestoreIt(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, changed.Close())
 
-	r := &report{lab: registry["06-steering"], dir: dir, rel: wb.rel(dir)}
+	r := &report{lab: labOf(t, "06-steering"), dir: dir, rel: wb.rel(dir)}
 	require.NoError(t, wb.compareTests(r))
 	text := writeReport(r, English)
 	var restores []string
@@ -344,7 +293,7 @@ func TestADeletedTestFileSaysHowToRestoreIt(t *testing.T) {
 		out, err := cmd.CombinedOutput()
 		require.NoError(t, err, "%s: %s", command, out)
 	}
-	r = &report{lab: registry["06-steering"], dir: dir, rel: wb.rel(dir)}
+	r = &report{lab: labOf(t, "06-steering"), dir: dir, rel: wb.rel(dir)}
 	require.NoError(t, wb.compareTests(r))
 	assert.Empty(t, r.warnings, "every test file is back")
 }
@@ -361,7 +310,7 @@ func TestACopyWithoutGoFilesIsNamedFromTheRoot(t *testing.T) {
 `)
 	run := parseEvents(out, []string{"mywork/03-maxturns"})["mywork/03-maxturns"]
 	require.NotNil(t, run)
-	r := &report{lab: registry["03-maxturns"], dir: "/repo/mywork/03-maxturns", rel: "mywork/03-maxturns"}
+	r := &report{lab: labOf(t, "03-maxturns"), dir: "/repo/mywork/03-maxturns", rel: "mywork/03-maxturns"}
 	r.first(run)
 	assert.Equal(t, []string{"no Go files in mywork/03-maxturns"}, r.build)
 }
@@ -371,7 +320,7 @@ func TestACopyWithoutGoFilesIsNamedFromTheRoot(t *testing.T) {
 // running, and a second phase that a file saved meanwhile kept from running.
 // Neither is a broken rule, and neither may name one.
 func TestWhatCouldNotBeCheckedIsNotAFailure(t *testing.T) {
-	lab := registry["05-parallel"]
+	lab := labOf(t, "05-parallel")
 	require.Len(t, lab.Exercises, 2)
 	crashed := &finding{test: lab.Exercises[1].Rules[0].Test, why: msgPanic, whyArgs: []any{"boom"}}
 	notRun := &finding{test: lab.Exercises[0].Rules[0].Test, why: msgNotRun}
@@ -409,7 +358,7 @@ func TestWhatCouldNotBeCheckedIsNotAFailure(t *testing.T) {
 // not in the copy leads to restoring the test file, not to writing the
 // exercise again.
 func TestAMissingTestAsksForTheTestFileBack(t *testing.T) {
-	lab := registry["02-loop"]
+	lab := labOf(t, "02-loop")
 	rule := lab.Exercises[0].Rules[0].Test
 	r := &report{lab: lab, rel: "mywork/02-loop", exercises: []exerciseResult{
 		{exercise: &lab.Exercises[0], broken: 0, finding: &finding{test: rule, why: msgMissingTest, whyArgs: []any{rule, lab.Name}}},
@@ -427,7 +376,7 @@ func TestAMissingTestAsksForTheTestFileBack(t *testing.T) {
 // adds once a lab whose exercises start goroutines passes.
 func TestALabWithGoroutinesAsksForTheRaceDetector(t *testing.T) {
 	for _, name := range []string{"04-tool-errors", "05-parallel"} {
-		lab := registry[name]
+		lab := labOf(t, name)
 		r := &report{lab: lab, rel: "mywork/" + name, checkedAll: true}
 		for i := range lab.Exercises {
 			r.exercises = append(r.exercises, exerciseResult{exercise: &lab.Exercises[i], broken: -1})
@@ -440,7 +389,7 @@ func TestALabWithGoroutinesAsksForTheRaceDetector(t *testing.T) {
 			assert.NotContains(t, writeReport(r, English), "go test -race", name)
 		}
 	}
-	assert.True(t, registry["05-parallel"].Race, "lab 05's exercises start goroutines")
+	assert.True(t, labOf(t, "05-parallel").Race, "lab 05's exercises start goroutines")
 }
 
 // TestADeletedCodeFileIsNamed checks the notes about the lab's code missing
@@ -454,7 +403,7 @@ func TestADeletedCodeFileIsNamed(t *testing.T) {
 	require.NoError(t, os.Remove(filepath.Join(dir, "tools.go")))
 	require.NoError(t, os.Remove(filepath.Join(dir, "loop.go")))
 
-	r := &report{lab: registry["03-maxturns"], dir: dir, rel: wb.rel(dir), build: []string{"calculate.go:14:18: undefined: Tool"}}
+	r := &report{lab: labOf(t, "03-maxturns"), dir: dir, rel: wb.rel(dir), build: []string{"calculate.go:14:18: undefined: Tool"}}
 	require.NoError(t, wb.compareTests(r))
 	text := writeReport(r, English)
 	rel := wb.rel(dir)
@@ -468,7 +417,7 @@ func TestADeletedCodeFileIsNamed(t *testing.T) {
 // compiler's, cannot move the cursor, retitle the window or reverse a line:
 // each such character is written escaped, and every line stays one line.
 func TestTheLearnersTextReachesTheTerminalEscaped(t *testing.T) {
-	lab := registry["01-no-loop"]
+	lab := labOf(t, "01-no-loop")
 	hostile := "x \x1b[31mred\x1b]0;pwn\x07 \u202edesrever"
 	r := &report{lab: lab, rel: "mywork/01-no-loop", exercises: []exerciseResult{{
 		exercise: &lab.Exercises[0], broken: 0,
@@ -491,12 +440,12 @@ func TestTheLearnersTextReachesTheTerminalEscaped(t *testing.T) {
 func TestAfterALabTheNextLab(t *testing.T) {
 	wb := testWorkbook(t, false)
 	s := &session{wb: wb}
-	assert.Equal(t, "start 02-loop", s.nextLab(registry["01-no-loop"]))
+	assert.Equal(t, "start 02-loop", s.nextLab(labOf(t, "01-no-loop")))
 	require.Equal(t, 0, runCommand(t, wb, "start", "02").status)
-	assert.Equal(t, nextContents, s.nextLab(registry["01-no-loop"]))
-	assert.Equal(t, "", s.nextLab(registry["06-steering"]), "the last lab with exercises")
+	assert.Equal(t, nextContents, s.nextLab(labOf(t, "01-no-loop")))
+	assert.Equal(t, "", s.nextLab(labOf(t, "06-steering")), "the last lab with exercises")
 
-	lab := registry["01-no-loop"]
+	lab := labOf(t, "01-no-loop")
 	r := &report{lab: lab, rel: "mywork/01-no-loop", checkedAll: true}
 	for i := range lab.Exercises {
 		r.exercises = append(r.exercises, exerciseResult{exercise: &lab.Exercises[i], broken: -1})

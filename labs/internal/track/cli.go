@@ -128,7 +128,7 @@ func run(ctx context.Context, wb *workbook, getenv func(string) string, args []s
 	case name == "":
 		return usage(wb, lang(), stderr, msgAmbiguousLab, words[1], strings.Join(matches, msgListComma.In(lang())))
 	}
-	lab := registry[name]
+	lab := wb.lab(name)
 	if lab == nil {
 		s.errOut.say(msgNoExercises, name, name)
 		return errFailed

@@ -8,9 +8,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
-	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -22,19 +22,38 @@ import (
 // starts with "_", which go test ./... ignores.
 func testWorkbook(t *testing.T, inModule bool) *workbook {
 	t.Helper()
-	root, err := expected.Root()
-	require.NoError(t, err)
-	labs, err := expected.Labs()
-	require.NoError(t, err)
+	wb := *openedWorkbook(t)
 	dir := t.TempDir()
 	if inModule {
-		dir, err = os.MkdirTemp(root, "_track-test-")
+		var err error
+		dir, err = os.MkdirTemp(wb.root, "_track-test-")
 		if err != nil {
 			t.Skipf("the checkout is read-only: %v", err)
 		}
 		t.Cleanup(func() { os.RemoveAll(dir) })
 	}
-	return &workbook{root: root, work: filepath.Join(dir, "mywork"), labs: labs}
+	wb.work = filepath.Join(dir, workDir)
+	return &wb
+}
+
+// opened is the repository as a workbook, opened once for all tests.
+var opened = sync.OnceValues(openWorkbook)
+
+// openedWorkbook returns the repository as a workbook. Tests must not
+// change it: testWorkbook returns a copy to change.
+func openedWorkbook(t *testing.T) *workbook {
+	t.Helper()
+	wb, err := opened()
+	require.NoError(t, err)
+	return wb
+}
+
+// labOf returns the track of the lab, which must have exercises.
+func labOf(t *testing.T, name string) *Lab {
+	t.Helper()
+	lab := openedWorkbook(t).lab(name)
+	require.NotNil(t, lab, "labs/%s has exercises", name)
+	return lab
 }
 
 // english is an environment with an English locale and no colour.
@@ -119,7 +138,7 @@ func TestLabNamesMayBeShort(t *testing.T) {
 func TestALabWithoutExercises(t *testing.T) {
 	wb := testWorkbook(t, false)
 	for _, name := range wb.labs {
-		if registry[name] != nil {
+		if labOf(t, name) != nil {
 			continue
 		}
 		res := runCommand(t, wb, "start", name)
@@ -146,7 +165,7 @@ func TestStartCopiesTheLabWithTheExercisesCutOut(t *testing.T) {
 	assert.Contains(t, res.stdout, "Started 02-loop: your copy is ")
 	assert.Contains(t, res.stdout, "exercise 1: the six steps of runLoop, in ")
 
-	lab, err := readFiles(wb.labDir("02-loop"))
+	lab, err := wb.labFiles("02-loop")
 	require.NoError(t, err)
 	mine, err := readFiles(wb.copyDir("02-loop"))
 	require.NoError(t, err)
@@ -254,24 +273,24 @@ func TestResetAdvisesAPlaceToKeepWork(t *testing.T) {
 	assert.Equal(t, wb.rel(dir), from)
 	assert.Equal(t, wb.rel(wb.keepDir("02-loop")), to)
 
-	// git ignores mywork/, and the place is in it.
-	real, err := openWorkbook()
-	require.NoError(t, err)
+	// git ignores _mywork/, and the place is in it.
+	real := openedWorkbook(t)
 	assert.Equal(t, real.work, filepath.Dir(real.keepDir("02-loop")))
 	gitignore, err := os.ReadFile(filepath.Join(real.root, ".gitignore"))
 	require.NoError(t, err)
 	assert.Contains(t, strings.Split(string(gitignore), "\n"), "/"+filepath.Base(real.work)+"/")
 
-	// go test ./... skips it: go list ./mywork/... lists the copy, and
-	// not the work moved aside.
-	require.NoError(t, os.Rename(dir, filepath.Join(wb.root, filepath.FromSlash(to))))
-	require.Equal(t, 0, runCommand(t, wb, "start", "02").status)
-	cmd := exec.Command("go", "list", "./"+wb.rel(wb.work)+"/...")
-	cmd.Dir = wb.root
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, "%s", out)
-	assert.Contains(t, string(out), "/"+wb.rel(dir)+"\n")
-	assert.NotContains(t, string(out), "_02-loop")
+	// go test ./... leaves the copies out, and go test ./_mywork/02-loop,
+	// as the README says, tests a copy: go list lists them so.
+	list := func(pattern string) string {
+		cmd := exec.Command("go", "list", pattern)
+		cmd.Dir = wb.root
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "%s", out)
+		return string(out)
+	}
+	assert.NotContains(t, list("./..."), filepath.Base(wb.work))
+	assert.Contains(t, list("./"+wb.rel(dir)), "/"+wb.rel(dir)+"\n")
 }
 
 func TestResetForgetsTheHints(t *testing.T) {
@@ -300,7 +319,7 @@ func TestSolutionShowsWhatDiffers(t *testing.T) {
 	assert.NotContains(t, res.stdout, "main_test.go", "only the files that differ")
 	assert.NotContains(t, res.stdout, "\x1b[", "no colour off a terminal")
 
-	labFiles, err := readFiles(wb.labDir("02-loop"))
+	labFiles, err := wb.labFiles("02-loop")
 	require.NoError(t, err)
 	require.NoError(t, os.RemoveAll(dir))
 	require.NoError(t, writeFiles(dir, labFiles))

@@ -15,7 +15,7 @@ func (s *session) contents(ctx context.Context) error {
 	wb, p := s.wb, s.out
 	var targets []target
 	for _, name := range wb.labs {
-		if lab := registry[name]; lab != nil {
+		if lab := wb.lab(name); lab != nil {
 			if info, err := os.Stat(wb.copyDir(name)); err == nil && info.IsDir() {
 				targets = append(targets, target{lab: lab, dir: wb.copyDir(name)})
 			}
@@ -46,7 +46,7 @@ func (s *session) contents(ctx context.Context) error {
 	// first lab not started: work in progress comes before a new lab.
 	next, unstarted := "", ""
 	for _, name := range wb.labs {
-		lab := registry[name]
+		lab := wb.lab(name)
 		if lab == nil {
 			p.lines(p.strong.Sprintf("%-*s", width, name) + readmeTitle(wb.labDir(name)))
 			p.say(msgTOCNoExercises, name)

@@ -1,13 +1,13 @@
 // Package track is the workbook's build-it-yourself track, the machinery
 // behind go run ./labs.
 //
-// A learner runs go run ./labs start 02-loop and gets mywork/02-loop: a copy
+// A learner runs go run ./labs start 02-loop and gets _mywork/02-loop: a copy
 // of labs/02-loop whose exercises are cut out, each replaced by a TODO and
 // the least code that compiles. They write the code; go run ./labs check
 // 02-loop runs the lab's own tests on the copy and prints, in at most about
 // 40 lines, which exercises pass, the first rule still broken, what its test
 // expected and what happened, and what to do next. hint, watch, solution
-// and reset help along; go run ./labs -h documents them all. mywork/ is
+// and reset help along; go run ./labs -h documents them all. _mywork/ is
 // git-ignored and inside the module, so the learner's work never changes a
 // tracked file, and the copy is an ordinary package of its own.
 //

@@ -11,6 +11,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/agent-loop-lab/agent-loop-lab/expected"
 )
 
 // testTimeout is go test's -timeout for a learner's copy: a test that runs
@@ -74,7 +76,7 @@ type testEvent struct {
 
 // runTests runs go test -json with args on the packages, from the
 // repository root, and returns each package's report by its path from the
-// root ("mywork/02-loop"). Its error is go test's own failure to run, with
+// root ("_mywork/02-loop"). Its error is go test's own failure to run, with
 // what it printed, when it reported none of the packages.
 func (wb *workbook) runTests(ctx context.Context, pkgs []string, args ...string) (map[string]*pkgRun, error) {
 	// The copies are compiled without optimizations (-N -l) or debug
@@ -91,6 +93,9 @@ func (wb *workbook) runTests(ctx context.Context, pkgs []string, args ...string)
 	}
 	cmd := exec.CommandContext(ctx, "go", cmdArgs...)
 	cmd.Dir = wb.root
+	// The tests report each failure as a Finding, as data, which the
+	// report prints in the learner's language.
+	cmd.Env = append(os.Environ(), expected.FindingsEnv+"=1")
 	// On Ctrl-C, ask go test to stop, as a terminal does, so that it
 	// removes its temporary build directory; kill it only if it does not.
 	cmd.Cancel = func() error {

@@ -1,53 +1,59 @@
 package track
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
-	"regexp"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 )
 
+// exercisesFile is the file, in a lab's directory, that holds the lab's
+// exercises as data. A lab without one has no exercises.
+const exercisesFile = "exercises.json"
+
 // A Lab is the build-it-yourself track of one lab: the exercises a learner
 // writes in a copy of it, and the typical mistakes the verification makes
-// to prove that check names the broken rule. Each lab's Lab is in its own
-// file, labNN.go, which registers it.
+// to prove that check names the broken rule. It is read from the lab's
+// exercises.json; the package documentation describes the format.
 type Lab struct {
 	// Name is the lab's directory under labs/, as in "02-loop".
-	Name string
+	Name string `json:"-"`
 	// Idea is the idea the lab adds, in one line, for the table of contents.
-	Idea Text
-	// Exercises are the lab's exercises, in the order a learner writes them.
-	Exercises []Exercise
-	// Mistakes are typical mistakes, each an edit inside an exercise's
-	// region. The verification makes each in a copy of the lab and checks
-	// that check names the rule it breaks.
-	Mistakes []Mistake
+	Idea Text `json:"idea"`
+	// Section is the heading of the README section that explains the
+	// exercises, "Build it yourself", with the heading of the Chinese
+	// twin's. The starters' TODOs point to it.
+	Section Text `json:"section"`
 	// Race is set for a lab whose exercises start goroutines. check does
 	// not run the race detector, which needs cgo and a C compiler, and
 	// builds every package again the first time; once check passes, it
 	// asks the learner to run the tests with it.
-	Race bool
+	Race bool `json:"race,omitempty"`
+	// Exercises are the lab's exercises, in the order a learner writes them.
+	Exercises []Exercise `json:"exercises"`
+	// Mistakes are typical mistakes, each an edit inside an exercise's
+	// region. The verification makes each in a copy of the lab and checks
+	// that check names the rule it breaks, and that hint then gives that
+	// rule's first hint.
+	Mistakes []Mistake `json:"mistakes"`
 }
 
 // An Exercise is one piece of a lab's idea that a learner writes.
 type Exercise struct {
-	// ID names the exercise in commands and in the hint counters; lower-case
-	// letters, digits and '-'.
-	ID string
+	// ID names the exercise; lower-case letters, digits and '-'.
+	ID string `json:"id"`
 	// Title says what the learner writes, in a few words.
-	Title Text
-	// Section is the heading of the lab README's section that explains the
-	// exercise, as in "Build it yourself". The starter's TODO points to it.
-	// The Chinese twin's heading is in sectionsZH; see sectionIn.
-	Section string
+	Title Text `json:"title"`
 	// Regions are the parts of the lab's source the exercise cuts out.
-	Regions []Region
+	Regions []Region `json:"regions"`
 	// Rules are what the lab's tests check, in the order a learner meets
-	// them. check reports the first one broken.
-	Rules []Rule
-	// Hints are given one at a time by hint. A last hint is added to them:
-	// it points to the lines of the lab that solve the exercise.
-	Hints []Text
+	// them. check reports the first one broken, and hint gives its hints.
+	Rules []Rule `json:"rules"`
 }
 
 // A Region is one part of a lab's source that an exercise cuts out: the
@@ -61,43 +67,52 @@ type Exercise struct {
 type Region struct {
 	// File is the file that holds the region, relative to the lab's
 	// directory, as in "loop.go".
-	File string
-	// ID is the region's ID in the markers. An exercise with one region
-	// usually gives it its own ID.
-	ID string
+	File string `json:"file"`
+	// ID is the region's ID in the markers.
+	ID string `json:"id"`
 	// TODO says what to write and points to the README section. Each line
 	// becomes a comment line, indented like the markers.
-	TODO Text
+	TODO Text `json:"todo"`
 	// Code is the least code that compiles and vets in the region's place,
 	// such as `return Result{}, fmt.Errorf("runLoop is not written yet")`.
 	// Each line is indented like the markers; tabs after that indentation
 	// stay.
-	Code string
+	Code Lines `json:"code,omitempty"`
+	// Hints are about the code of the region itself: what it must declare
+	// and return to compile. hint gives them, one at a time, when the
+	// compiler's first error is in the region.
+	Hints []Text `json:"hints"`
 }
 
-// A Rule is one thing the lab's tests check, in a sentence.
+// A Rule is one thing the lab's tests check, in a sentence, and the hints
+// that help a learner who broke it.
 type Rule struct {
 	// Test is the test that checks the rule, as go test -json names it: a
 	// top-level test ("TestCalculatorTakesTwoTurnsAndFourMessages") or a
 	// subtest ("TestCalculate/divide_by_zero").
-	Test string
+	Test string `json:"test"`
 	// Text is the rule in one sentence, such as "each tool result reaches
 	// the history".
-	Text Text
+	Text Text `json:"text"`
+	// Hints are given one at a time by hint when check reports the rule
+	// broken. A last hint is added to them: it points to the lines of the
+	// lab that solve the rule's exercise.
+	Hints []Text `json:"hints"`
 }
 
 // A Mistake is a typical mistake: Old replaced by New in File, inside a
 // region. check must then name the rule whose Test is Rule.
 type Mistake struct {
 	// Name says what the mistake is, as in "a result not appended".
-	Name string
+	Name string `json:"name"`
 	// File is the file to change, relative to the lab's directory.
-	File string
+	File string `json:"file"`
 	// Old is a piece of the file that occurs once, inside a region, and
 	// New replaces it.
-	Old, New string
+	Old Lines `json:"old"`
+	New Lines `json:"new"`
 	// Rule is the Test of the rule that check must report broken.
-	Rule string
+	Rule string `json:"rule"`
 }
 
 // goldenTests are the tests, in every lab, that compare the lab's output with
@@ -107,84 +122,152 @@ var goldenTests = []string{"TestOutputMatchesGoldenFile", "TestProgram"}
 // goldenRule is that last rule.
 var goldenRule = Text{EN: "your output matches the lab's, byte for byte", ZH: "你的输出和实验的输出逐字节相同"}
 
-// sectionsZH are the headings that the Chinese twins of the labs' READMEs,
-// README.zh-CN.md, give the sections an Exercise's Section names, by the
-// English heading.
-var sectionsZH = map[string]string{
-	"Build it yourself": "自己动手写（Build it yourself）",
+// readLab reads the exercises of the lab in dir, named name. It returns
+// nil, and no error, for a lab without exercises.
+func readLab(dir, name string) (*Lab, error) {
+	data, err := os.ReadFile(filepath.Join(dir, exercisesFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	l, err := parseLab(name, data)
+	if err != nil {
+		return nil, fmt.Errorf("labs/%s/%s: %w", name, exercisesFile, err)
+	}
+	return l, nil
 }
 
-// sectionIn returns the heading of the section that explains the exercise
-// in the README of lang: README.md, or README.zh-CN.md in Chinese.
-func (e *Exercise) sectionIn(lang Lang) string {
-	return Text{EN: e.Section, ZH: sectionsZH[e.Section]}.In(lang)
-}
-
-// registry holds every registered Lab by name.
-var registry = map[string]*Lab{}
-
-// register adds a lab's track. Each labNN.go calls it from init. A malformed
-// Lab is a mistake in this package, found by its tests; register panics on
-// it so that no learner ever sees a half-defined exercise.
-func register(l Lab) {
+// parseLab reads a lab's exercises.json: strictly, so that a misspelt
+// field is an error rather than an exercise without it.
+func parseLab(name string, data []byte) (*Lab, error) {
+	var l Lab
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&l); err != nil {
+		return nil, jsonError(data, err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("more than one JSON value")
+	}
+	l.Name = name
 	if err := l.validate(); err != nil {
-		panic(fmt.Sprintf("track: lab %s: %v", l.Name, err))
+		return nil, err
 	}
-	if _, ok := registry[l.Name]; ok {
-		panic(fmt.Sprintf("track: lab %s registered twice", l.Name))
-	}
-	registry[l.Name] = &l
+	return &l, nil
 }
 
-// idPattern is what an exercise or region ID may look like.
-var idPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+// jsonError says where in data a decoding error is, as "line N: …".
+func jsonError(data []byte, err error) error {
+	var offset int64 = -1
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntax):
+		offset = syntax.Offset
+	case errors.As(err, &typ):
+		offset = typ.Offset
+	}
+	if offset < 0 || offset > int64(len(data)) {
+		return err
+	}
+	return fmt.Errorf("line %d: %w", bytes.Count(data[:offset], []byte("\n"))+1, err)
+}
 
-// validate checks what can be checked without the lab's files.
-func (l Lab) validate() error {
+// validate checks what can be checked without the lab's other files.
+func (l *Lab) validate() error {
 	if len(l.Exercises) == 0 {
 		return fmt.Errorf("no exercises")
 	}
-	if l.Idea.EN == "" {
-		return fmt.Errorf("no idea")
+	if err := l.Idea.check("idea"); err != nil {
+		return err
+	}
+	if err := l.Section.check("section"); err != nil {
+		return err
 	}
 	seen := map[string]bool{}
 	tests := map[string]bool{}
 	for _, e := range l.Exercises {
-		if !idPattern.MatchString(e.ID) {
+		if !isID(e.ID) {
 			return fmt.Errorf("exercise ID %q: use lower-case letters, digits and '-'", e.ID)
-		}
-		if e.Title.EN == "" || e.Section == "" || len(e.Regions) == 0 || len(e.Rules) == 0 {
-			return fmt.Errorf("exercise %s needs a title, a README section, regions and rules", e.ID)
-		}
-		for _, r := range e.Regions {
-			key := "region " + r.File + ":" + r.ID
-			if !idPattern.MatchString(r.ID) || seen[key] || r.TODO.EN == "" {
-				return fmt.Errorf("exercise %s: region %q in %s is duplicated, malformed or has no TODO", e.ID, r.ID, r.File)
-			}
-			seen[key] = true
-		}
-		for _, r := range e.Rules {
-			if !strings.HasPrefix(r.Test, "Test") || r.Text.EN == "" || tests[r.Test] || slices.Contains(goldenTests, topLevel(r.Test)) {
-				return fmt.Errorf("exercise %s: rule %q is duplicated, malformed, a golden test or has no text", e.ID, r.Test)
-			}
-			tests[r.Test] = true
-		}
-		for _, h := range e.Hints {
-			if h.EN == "" {
-				return fmt.Errorf("exercise %s: an empty hint", e.ID)
-			}
 		}
 		if seen["exercise "+e.ID] {
 			return fmt.Errorf("exercise %s is listed twice", e.ID)
 		}
 		seen["exercise "+e.ID] = true
+		if err := e.Title.check("exercise " + e.ID + ": title"); err != nil {
+			return err
+		}
+		if len(e.Regions) == 0 || len(e.Rules) == 0 {
+			return fmt.Errorf("exercise %s needs regions and rules", e.ID)
+		}
+		for _, r := range e.Regions {
+			key := "region " + r.File + ":" + r.ID
+			what := fmt.Sprintf("exercise %s: region %s in %s", e.ID, r.ID, r.File)
+			switch {
+			case !isID(r.ID) || r.File == "":
+				return fmt.Errorf("%s: a region needs a file and an ID of lower-case letters, digits and '-'", what)
+			case seen[key]:
+				return fmt.Errorf("%s is listed twice", what)
+			}
+			seen[key] = true
+			if err := r.TODO.check(what + ": todo"); err != nil {
+				return err
+			}
+			if err := checkHints(what, r.Hints); err != nil {
+				return err
+			}
+		}
+		for _, r := range e.Rules {
+			what := fmt.Sprintf("exercise %s: rule %s", e.ID, r.Test)
+			switch {
+			case !strings.HasPrefix(r.Test, "Test"):
+				return fmt.Errorf("%s: a rule's test starts with Test", what)
+			case tests[r.Test]:
+				return fmt.Errorf("%s is listed twice", what)
+			case slices.Contains(goldenTests, topLevel(r.Test)):
+				return fmt.Errorf("%s: the golden tests are every lab's last rule, and no exercise's", what)
+			}
+			tests[r.Test] = true
+			if err := r.Text.check(what + ": text"); err != nil {
+				return err
+			}
+			if err := checkHints(what, r.Hints); err != nil {
+				return err
+			}
+		}
 	}
 	for _, m := range l.Mistakes {
 		if m.Name == "" || m.File == "" || m.Old == "" || !tests[m.Rule] {
-			return fmt.Errorf("mistake %q: needs a file, the text it changes, and a rule of the lab", m.Name)
+			return fmt.Errorf("mistake %q: needs a name, a file, the text it changes, and a rule of the lab", m.Name)
 		}
 	}
 	return nil
+}
+
+// checkHints checks that there is a hint, and that each has both languages.
+func checkHints(what string, hints []Text) error {
+	if len(hints) == 0 {
+		return fmt.Errorf("%s: no hints", what)
+	}
+	for i, h := range hints {
+		if err := h.check(fmt.Sprintf("%s: hint %d", what, i+1)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// isID reports whether s is an exercise's or a region's ID: lower-case
+// letters and digits, in words joined by single hyphens.
+func isID(s string) bool {
+	for _, word := range strings.Split(s, "-") {
+		if word == "" || strings.TrimFunc(word, func(r rune) bool { return 'a' <= r && r <= 'z' || '0' <= r && r <= '9' }) != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // exercise returns the exercise with the ID, or nil.
@@ -231,6 +314,15 @@ func (l *Lab) ruleTests() []string {
 				out = append(out, t)
 			}
 		}
+	}
+	return out
+}
+
+// allExercises returns pointers to every exercise of the lab.
+func (l *Lab) allExercises() []*Exercise {
+	out := make([]*Exercise, len(l.Exercises))
+	for i := range l.Exercises {
+		out[i] = &l.Exercises[i]
 	}
 	return out
 }

@@ -24,6 +24,12 @@ var (
 	msgNextWriteNoMarkers = Text{EN: `Next: write exercise %d in %s (README.md, section "%s"). Its markers (%s) are no longer whole in your copy: put back "// exercise: ID" before your code and "// end of exercise: ID" after it, so that hint can find it.`, ZH: "下一步：写练习 %d，在 %s 里（讲解见 README.zh-CN.md 的「%s」一节）。你的副本里，它的标记（%s）已经不全了：在你的代码前面放回 \"// exercise: ID\"，后面放回 \"// end of exercise: ID\"，hint 才能找到它。"}
 	msgAnd                = Text{EN: "%s and %s", ZH: "%s 和 %s"}
 	msgListComma          = Text{EN: ", ", ZH: "、"}
+	msgYourCopy           = Text{EN: "%s, your copy of %s, does not pass yet:", ZH: "%s 是你的 %s 副本，还没有通过："}
+	msgYourCopyNext       = Text{EN: "Next: go run ./labs check %s says what its test saw, and what to do next.", ZH: "下一步：go run ./labs check %s 会告诉你它的测试看到了什么，以及下一步做什么。"}
+	msgNextBuild          = Text{EN: "Next: fix the first error above. %s", ZH: "下一步：改正上面的第一处错误。%s"}
+	msgNextBuildElsewhere = Text{EN: "Next: fix the first error above, then go run ./labs check %s again.", ZH: "下一步：改正上面的第一处错误，再运行一次 go run ./labs check %s。"}
+	msgNextStartUp        = Text{EN: "Next: fix the code that runs as the package starts, then go run ./labs check %s again.", ZH: "下一步：改正包初始化时运行的那段代码，再运行一次 go run ./labs check %s。"}
+	msgNextHintCode       = Text{EN: "  go run ./labs hint %s     a hint about that code, one more each time", ZH: "  go run ./labs hint %s     给一条关于那段代码的提示，每次多给一条"}
 	msgNextHint           = Text{EN: "  go run ./labs hint %s     a hint, one more each time", ZH: "  go run ./labs hint %s     给一条提示，每次多给一条"}
 	msgNextWatch          = Text{EN: "  go run ./labs watch %s    check again on every save", ZH: "  go run ./labs watch %s    每次保存都重新检查"}
 	msgNextOther          = Text{EN: "Next: the exercises pass; make %s pass too. go run ./labs solution %s shows how your files differ from the lab's.", ZH: "下一步：练习都通过了，再让 %s 也通过。go run ./labs solution %s 会显示你的文件和实验的文件有哪些不同。"}
@@ -45,6 +51,8 @@ var (
 	msgExitedInTest       = Text{EN: "the test program exited in the middle of this test, without a panic: does your code call os.Exit or log.Fatal?", ZH: "测试程序在这个测试进行到一半时退出了，并没有发生 panic：你的代码是不是调用了 os.Exit 或 log.Fatal？"}
 	msgPanicBeforeTests   = Text{EN: "Your code in %s panics as the package starts, before any test runs:", ZH: "你在 %s 里的代码在包初始化时就发生了 panic，还没有任何测试运行："}
 	msgDiffHeader         = Text{EN: "got differs from want (-want +got):", ZH: "实际结果和期望的不一样（-want +got）："}
+	msgWant               = Text{EN: "want: %s", ZH: "期望：%s"}
+	msgGot                = Text{EN: "got:  %s", ZH: "实际：%s"}
 	msgMoreLines          = Text{EN: "… %d more lines: %s", ZH: "…… 还有 %d 行：%s"}
 	msgMoreLine           = Text{EN: "… 1 more line: %s", ZH: "…… 还有 1 行：%s"}
 	msgDeadlock           = Text{EN: "every goroutine of the test is blocked, each waiting for another: a deadlock", ZH: "这个测试的每个 goroutine 都阻塞了，都在等另一个：死锁"}
@@ -62,19 +70,19 @@ var (
 var (
 	msgUsage = Text{EN: `Usage: go run ./labs [flags] [command LAB]
 
-Build it yourself: start copies a lab into mywork/, with the lab's central
+Build it yourself: start copies a lab into _mywork/, with the lab's central
 code cut out and a TODO in its place; you write the code, and check runs the
 lab's own tests on your copy and says what is still wrong.
 
 Commands:
   (none)          the labs, your progress, and the next thing to do
-  start LAB       copy the lab into mywork/LAB, each exercise cut out;
+  start LAB       copy the lab into _mywork/LAB, each exercise cut out;
                   it never overwrites work you have
   check LAB       run the lab's tests on your copy: which exercise passes,
                   the first broken rule, and what to do next
   hint LAB        the next hint for the first exercise that fails, one more
                   each time; the last points to the lab's own lines
-  watch LAB       check once, then again whenever a file in mywork/LAB
+  watch LAB       check once, then again whenever a file in _mywork/LAB
                   changes, until Ctrl-C
   solution LAB    a diff of your files against the lab's
   reset LAB       start the lab over; it refuses to discard changed work
@@ -96,19 +104,19 @@ a rule broken or a command cannot do what it was asked; 2 for a bad command
 line; 130 when Ctrl-C ends any other command.
 `, ZH: `用法：go run ./labs [选项] [命令 LAB]
 
-自己动手写：start 把一个实验复制到 mywork/，挖掉实验的核心代码，
+自己动手写：start 把一个实验复制到 _mywork/，挖掉实验的核心代码，
 原处换成一段 TODO；你来写这段代码，check 在你的副本上运行实验自己的
 测试，告诉你还有哪里不对。
 
 命令：
   （不带命令）    列出各个实验、你的进度，以及下一步做什么
-  start LAB       把实验复制到 mywork/LAB，每个练习都被挖掉；
+  start LAB       把实验复制到 _mywork/LAB，每个练习都被挖掉；
                   它从不覆盖你已有的代码
   check LAB       在你的副本上运行实验的测试：哪些练习通过了、
                   第一条没满足的规则，以及下一步做什么
   hint LAB        第一个没通过的练习的下一条提示，每次多给一条；
                   最后一条指向实验自己的那几行代码
-  watch LAB       先检查一次，之后每当 mywork/LAB 里有文件改动
+  watch LAB       先检查一次，之后每当 _mywork/LAB 里有文件改动
                   就再检查一次，直到按下 Ctrl-C
   solution LAB    你的文件和实验的文件之间的 diff
   reset LAB       让实验从头开始；你改过的代码，不加 -force
@@ -158,14 +166,15 @@ LAB 是实验的目录名、编号，或者名字的开头（带不带编号都�
 	// hint
 	msgHintVetFails       = Text{EN: "go vet, which go test runs first, finds a mistake in your code: go run ./labs check %s shows it. %s", ZH: "go test 会先运行 go vet，它在你的代码里发现了一处错误：go run ./labs check %s 会显示出来。%s"}
 	msgHintDoesNotCompile = Text{EN: "Your code does not compile yet: go run ./labs check %s shows the compiler's errors. %s", ZH: "你的代码还编译不通过：go run ./labs check %s 会显示编译器报的错。%s"}
-	msgFirstInside        = Text{EN: "The first is in this exercise's code.", ZH: "第一处就在这个练习的代码里。"}
-	msgFirstOutside       = Text{EN: "The first is in %s, outside the exercise's code; what you wrote in that file is the likely cause, such as an import it no longer uses.", ZH: "第一处在 %s 里，但不在练习的代码里；多半是你在这个文件里写的代码引起的，比如一个不再用到的 import。"}
-	msgFirstInFile        = Text{EN: "The first is in %s, a file of this exercise; its markers there are gone, so where exactly is for you to see.", ZH: "第一处在 %s 里，这是这个练习的文件；里面的标记已经不全了，具体在哪里要你自己看。"}
-	msgHintBuild          = Text{EN: "Your code does not compile yet; go run ./labs check %s shows the errors. Hints are for code that compiles.", ZH: "你的代码还编译不通过；go run ./labs check %s 会显示错误。提示只给能编译的代码。"}
+	msgFirstInside        = Text{EN: "The first is in the code of exercise %d, in %s.", ZH: "第一处在练习 %d 的代码里，在 %s 中。"}
+	msgFirstOutside       = Text{EN: "The first is in %s, outside the code of exercise %d; what you wrote in that file is the likely cause, such as an import it no longer uses.", ZH: "第一处在 %s 里，但不在练习 %d 的代码里；多半是你在这个文件里写的代码引起的，比如一个不再用到的 import。"}
+	msgFirstInFile        = Text{EN: "The first is in %s, a file of exercise %d; its markers there are gone, so where exactly is for you to see.", ZH: "第一处在 %s 里，这是练习 %d 的文件；里面的标记已经不全了，具体在哪里要你自己看。"}
+	msgHintBuild          = Text{EN: "Your code does not compile yet; go run ./labs check %s shows the errors. Its first error is in no file of an exercise, so no hint fits it.", ZH: "你的代码还编译不通过；go run ./labs check %s 会显示错误。第一处错误不在任何练习的文件里，所以没有对应的提示。"}
 	msgHintPanic          = Text{EN: "Your code panics or exits before any test runs; go run ./labs check %s says more. Hints are for code whose tests run.", ZH: "还没有任何测试运行，你的代码就发生了 panic 或退出了；go run ./labs check %s 会说得更详细。提示只给测试能运行的代码。"}
 	msgHintAllPass        = Text{EN: "Every exercise of %s passes: no hint needed.", ZH: "%s 的每个练习都通过了：不需要提示。"}
 	msgHintExercisePass   = Text{EN: "Every exercise of %s passes; go run ./labs check %s shows what else fails.", ZH: "%s 的每个练习都通过了；还有什么没通过，go run ./labs check %s 会告诉你。"}
-	msgHintHeader         = Text{EN: "Hint %d of %d for exercise %d of %s, %s:", ZH: "第 %d 条提示（共 %d 条），针对练习 %d（%s：%s）："}
+	msgHintRuleHeader     = Text{EN: "Hint %d of %d, for the broken rule of exercise %d (%d of %d): %s", ZH: "第 %d 条提示（共 %d 条），针对练习 %d 没满足的规则（第 %d 条，共 %d 条）：%s"}
+	msgHintCodeHeader     = Text{EN: "Hint %d of %d, for the code of exercise %d (%s) in %s:", ZH: "第 %d 条提示（共 %d 条），针对练习 %d（%s）在 %s 里的代码："}
 	msgHintMore           = Text{EN: "Still stuck? go run ./labs hint %s gives the next.", ZH: "还是卡住了？go run ./labs hint %s 给出下一条。"}
 	msgHintLastAgain      = Text{EN: "That is the last hint.", ZH: "这是最后一条提示。"}
 	msgHintLines          = Text{EN: "The lab's own code for this exercise: %s.\ngo run ./labs solution %s shows how yours differs.", ZH: "实验里对应这个练习的代码：%s。\ngo run ./labs solution %s 会显示你的代码和它有哪些不同。"}

@@ -19,6 +19,7 @@ import (
 // line. It runs only under -race, as .ci/run's second go test does, when the
 // race detector's packages are built already.
 func TestTheRaceDetectorSeesASharedSlice(t *testing.T) {
+	needVerify(t)
 	if testing.Short() {
 		t.Skip("-short: the test builds a copy of lab 05 with the race detector")
 	}
@@ -29,10 +30,10 @@ func TestTheRaceDetectorSeesASharedSlice(t *testing.T) {
 		t.Skipf("the checkout is read-only, so the test cannot write its copy of lab 05: %v", err)
 	}
 	t.Cleanup(func() { os.RemoveAll(tmp) })
-	lab := registry["05-parallel"]
+	lab := labOf(t, "05-parallel")
 	require.True(t, lab.Race, "check asks for go test -race once lab 05 passes")
 
-	f, err := readFiles(wb.labDir(lab.Name))
+	f, err := wb.labFiles(lab.Name)
 	require.NoError(t, err)
 	src := string(f["batch.go"])
 	for _, edit := range []struct{ old, new string }{

@@ -119,7 +119,7 @@ func (r Region) starterLines(lang Lang) []string {
 		}
 	}
 	if r.Code != "" {
-		out = append(out, strings.Split(r.Code, "\n")...)
+		out = append(out, strings.Split(string(r.Code), "\n")...)
 	}
 	return out
 }

@@ -1,6 +1,9 @@
 package track
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -93,46 +96,76 @@ func TestStarterOfAnUnknownRegionIsAnError(t *testing.T) {
 	assert.ErrorContains(t, err, "labs/xx-lab/a.go has no region missing")
 }
 
-func TestLabsAreValid(t *testing.T) {
-	require.NotEmpty(t, registry)
-	for name, lab := range registry {
-		assert.NoError(t, lab.validate(), name)
-		assert.Equal(t, name, lab.Name)
+func TestEveryLabsExercisesAreRead(t *testing.T) {
+	wb := openedWorkbook(t)
+	require.NotEmpty(t, wb.tracks, "some labs have exercises")
+	for _, name := range wb.labs {
+		lab := wb.lab(name)
+		_, err := os.Stat(filepath.Join(wb.labDir(name), exercisesFile))
+		if assert.Equal(t, err == nil, lab != nil, "%s: a lab has exercises when it has %s", name, exercisesFile) && lab != nil {
+			assert.Equal(t, name, lab.Name)
+		}
 	}
 }
 
-func TestValidateRefusesIncompleteLabs(t *testing.T) {
-	good := func() Lab {
-		return Lab{
-			Name: "99-x",
-			Idea: Text{EN: "an idea"},
-			Exercises: []Exercise{{
-				ID: "e", Title: Text{EN: "t"}, Section: "Build it yourself",
-				Regions: []Region{{File: "a.go", ID: "e", TODO: Text{EN: "todo"}}},
-				Rules:   []Rule{{Test: "TestA", Text: Text{EN: "rule"}}},
-			}},
-			Mistakes: []Mistake{{Name: "m", File: "a.go", Old: "x", New: "y", Rule: "TestA"}},
-		}
-	}
-	l := good()
-	require.NoError(t, l.validate())
-	for name, spoil := range map[string]func(l *Lab){
-		"no exercises":       func(l *Lab) { l.Exercises = nil },
-		"no idea":            func(l *Lab) { l.Idea = Text{} },
-		"a bad ID":           func(l *Lab) { l.Exercises[0].ID = "Bad ID" },
-		"no rules":           func(l *Lab) { l.Exercises[0].Rules = nil },
-		"a golden test rule": func(l *Lab) { l.Exercises[0].Rules[0].Test = "TestProgram/x" },
-		"a rule twice":       func(l *Lab) { l.Exercises[0].Rules = append(l.Exercises[0].Rules, l.Exercises[0].Rules[0]) },
-		"an empty hint":      func(l *Lab) { l.Exercises[0].Hints = []Text{{}} },
-		"no TODO":            func(l *Lab) { l.Exercises[0].Regions[0].TODO = Text{} },
-		"a mistake's rule":   func(l *Lab) { l.Mistakes[0].Rule = "TestB" },
-		"an exercise twice":  func(l *Lab) { l.Exercises = append(l.Exercises, l.Exercises[0]) },
+// aLab is a small valid exercises.json.
+const aLab = `{
+  "idea": {"en": "an idea", "zh": "一个概念"},
+  "section": {"en": "Build it yourself", "zh": "自己动手写（Build it yourself）"},
+  "exercises": [{
+    "id": "e",
+    "title": {"en": "t", "zh": "题"},
+    "regions": [{"file": "a.go", "id": "e", "todo": {"en": ["TODO:", "write it"], "zh": "TODO：写出来"},
+      "code": ["return nil"], "hints": [{"en": "h", "zh": "提示"}]}],
+    "rules": [{"test": "TestA", "text": {"en": "rule", "zh": "规则"}, "hints": [{"en": "h", "zh": "提示"}]}]
+  }],
+  "mistakes": [{"name": "m", "file": "a.go", "old": ["x", "y"], "new": "z", "rule": "TestA"}]
+}`
+
+func TestExercisesAreData(t *testing.T) {
+	l, err := parseLab("99-x", []byte(aLab))
+	require.NoError(t, err)
+	assert.Equal(t, "99-x", l.Name)
+	assert.Equal(t, "TODO:\nwrite it", l.Exercises[0].Regions[0].TODO.EN, "a list of lines is one text")
+	assert.Equal(t, "TODO：写出来", l.Exercises[0].Regions[0].TODO.ZH)
+	assert.Equal(t, Lines("x\ny"), l.Mistakes[0].Old)
+	assert.Equal(t, Lines("z"), l.Mistakes[0].New)
+
+	for name, tt := range map[string]struct{ from, to, err string }{
+		"a misspelt field":    {`"idea"`, `"ideas"`, `unknown field "ideas"`},
+		"a misspelt language": {`"zh": "一个概念"`, `"cn": "一个概念"`, `a text has an English version (en) and a Chinese one (zh), and no "cn"`},
+		"a number for a text": {`"h", "zh": "提示"}]}],
+    "rules"`, `1, "zh": "提示"}]}],
+    "rules"`, "cannot unmarshal a text that is not a string or a list of lines into Go struct field Region.exercises.regions.hints"},
+		"broken JSON": {`"mistakes": [`, `"mistakes": [,`, "line 11: invalid character"},
+		"two values": {`"rule": "TestA"}]
+}`, `"rule": "TestA"}]
+} {}`, "more than one JSON value"},
+		"no Chinese":            {`"zh": "规则"`, `"zh": ""`, "exercise e: rule TestA: text: needs an English text (en) and a Chinese one (zh)"},
+		"a rule without hints":  {`"text": {"en": "rule", "zh": "规则"}, "hints": [{"en": "h", "zh": "提示"}]`, `"text": {"en": "rule", "zh": "规则"}, "hints": []`, "exercise e: rule TestA: no hints"},
+		"code without hints":    {`"code": ["return nil"], "hints": [{"en": "h", "zh": "提示"}]`, `"code": ["return nil"]`, "exercise e: region e in a.go: no hints"},
+		"a bad ID":              {`"id": "e",`, `"id": "Bad ID",`, `exercise ID "Bad ID"`},
+		"a golden test":         {`"test": "TestA"`, `"test": "TestProgram/x"`, "the golden tests are every lab's last rule"},
+		"a mistake's rule":      {`"rule": "TestA"`, `"rule": "TestB"`, `mistake "m": needs`},
+		"an untranslated title": {`"title": {"en": "t", "zh": "题"}`, `"title": {"en": "t"}`, "exercise e: title: needs"},
 	} {
-		l := good()
-		l.Exercises[0].Rules = append([]Rule(nil), l.Exercises[0].Rules...)
-		spoil(&l)
-		assert.Error(t, l.validate(), name)
+		require.Contains(t, aLab, tt.from, name)
+		_, err := parseLab("99-x", []byte(strings.Replace(aLab, tt.from, tt.to, 1)))
+		assert.ErrorContains(t, err, tt.err, name)
 	}
+}
+
+func TestTextsAndLinesWriteWhatTheyRead(t *testing.T) {
+	for _, text := range []Text{{EN: "one line", ZH: "一行"}, {EN: "two\nlines", ZH: "两\n行"}} {
+		data, err := json.Marshal(text)
+		require.NoError(t, err)
+		var back Text
+		require.NoError(t, json.Unmarshal(data, &back))
+		assert.Equal(t, text, back)
+	}
+	data, err := json.Marshal(Text{EN: "a\nb", ZH: "c"})
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"en": ["a", "b"], "zh": "c"}`, string(data))
 }
 
 func TestRuleTestsAreTopLevelAndOnce(t *testing.T) {

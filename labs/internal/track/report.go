@@ -1,7 +1,6 @@
 package track
 
 import (
-	"slices"
 	"strings"
 	"unicode"
 )
@@ -27,15 +26,19 @@ func (r *report) write(p *printer, next string) {
 		if r.buildMore > 0 {
 			p.lines(p.moreLines(r.buildMore, "go vet ./"+r.rel))
 		}
+		p.lines("")
+		r.writeBuildNext(p)
 		return
 	}
-	if r.exited {
-		p.say(msgExitBeforeTests, r.rel)
-		return
-	}
-	if len(r.panicked) > 0 {
-		p.say(msgPanicBeforeTests, r.rel)
-		p.text(r.panicked...)
+	if r.exited || len(r.panicked) > 0 {
+		if r.exited {
+			p.say(msgExitBeforeTests, r.rel)
+		} else {
+			p.say(msgPanicBeforeTests, r.rel)
+			p.text(r.panicked...)
+		}
+		p.lines("")
+		p.say(msgNextStartUp, r.lab.Name)
 		return
 	}
 	p.lines("")
@@ -87,15 +90,34 @@ func (r *report) writeFinding(p *printer, f *finding) {
 	if f.why.EN != "" {
 		p.text("    " + p.sprint(f.why, f.whyArgs...))
 	}
-	for _, l := range f.lines {
-		if l == "  "+msgDiffHeader.EN {
-			l = "  " + msgDiffHeader.In(p.lang)
-		}
+	lines := f.lines
+	for _, fd := range f.found {
+		lines = append(lines, p.findingLines(fd)...)
+	}
+	lines, hidden := shorten(lines, failureLines)
+	for _, l := range lines {
 		p.text("    " + l)
 	}
-	if f.hidden > 0 {
-		p.lines("    " + p.moreLines(f.hidden, f.more))
+	if hidden > 0 {
+		p.lines("    " + p.moreLines(hidden, f.more))
 	}
+}
+
+// findingLines writes what a test reported: where, what it checks, and
+// what it wanted and got, or the difference, in the learner's language.
+// The test's own sentence stays English, as the tests are.
+func (p *printer) findingLines(f reported) []string {
+	out := []string{"  " + f.at + ": " + f.Message}
+	if f.Want != "" || f.Got != "" {
+		out = append(out, "    "+p.sprint(msgWant, f.Want), "    "+p.sprint(msgGot, f.Got))
+	}
+	if len(f.Diff) > 0 {
+		out = append(out, "    "+msgDiffHeader.In(p.lang))
+		for _, l := range f.Diff {
+			out = append(out, "    "+l)
+		}
+	}
+	return out
 }
 
 // sprint formats a message in the printer's language.
@@ -122,6 +144,20 @@ func (r *report) markersGone(ex *Exercise) bool {
 	return true
 }
 
+// writeBuildNext says what to do about code that does not compile: fix
+// the first error, which it places in an exercise's code if it can, and ask
+// hint about that code.
+func (r *report) writeBuildNext(p *printer) {
+	at := firstError(r.lab, r.dir, r.build)
+	if at.region == nil {
+		p.say(msgNextBuildElsewhere, r.lab.Name)
+		return
+	}
+	p.say(msgNextBuild, p.where(r.lab, at, r.rel+"/"+at.file))
+	p.say(msgNextHintCode, r.lab.Name)
+	p.say(msgNextWatch, r.lab.Name)
+}
+
 // writeNext says what to do next.
 func (r *report) writeNext(p *printer, next string) {
 	name := r.lab.Name
@@ -140,9 +176,9 @@ func (r *report) writeNext(p *printer, next string) {
 		}
 		files := strings.Join(dedupe(where), msgListComma.In(p.lang))
 		if r.markersGone(ex) {
-			p.say(msgNextWriteNoMarkers, r.lab.number(ex), files, ex.sectionIn(p.lang), p.list(dedupe(markers)))
+			p.say(msgNextWriteNoMarkers, r.lab.number(ex), files, r.lab.Section.In(p.lang), p.list(dedupe(markers)))
 		} else {
-			p.say(msgNextWrite, r.lab.number(ex), p.list(dedupe(markers)), files, ex.sectionIn(p.lang))
+			p.say(msgNextWrite, r.lab.number(ex), p.list(dedupe(markers)), files, r.lab.Section.In(p.lang))
 		}
 		p.say(msgNextHint, name)
 		p.say(msgNextWatch, name)
@@ -178,17 +214,6 @@ func (p *printer) list(items []string) string {
 	}
 	last := len(items) - 1
 	return p.sprint(msgAnd, strings.Join(items[:last], msgListComma.In(p.lang)), items[last])
-}
-
-// dedupe drops repeated strings, keeping the first of each.
-func dedupe(s []string) []string {
-	var out []string
-	for _, x := range s {
-		if !slices.Contains(out, x) {
-			out = append(out, x)
-		}
-	}
-	return out
 }
 
 // ruleFromName makes a sentence of a test's name, for a test no exercise

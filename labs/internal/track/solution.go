@@ -17,7 +17,7 @@ func (s *session) solution(ctx context.Context, lab *Lab) error {
 	}
 	wb := s.wb
 	dir := wb.copyDir(lab.Name)
-	theirs, err := readFiles(wb.labDir(lab.Name))
+	theirs, err := wb.labFiles(lab.Name)
 	if err != nil {
 		return fmt.Errorf("read labs/%s: %w", lab.Name, err)
 	}

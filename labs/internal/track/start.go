@@ -11,7 +11,7 @@ import (
 	"strings"
 )
 
-// start copies the lab into mywork/, each exercise cut out. It never
+// start copies the lab into _mywork/, each exercise cut out. It never
 // overwrites anything.
 func (s *session) start(ctx context.Context, lab *Lab) error {
 	wb := s.wb
@@ -31,7 +31,7 @@ func (s *session) start(ctx context.Context, lab *Lab) error {
 	}
 	s.out.say(msgStarted, lab.Name, wb.rel(dir))
 	s.sayExercises(lab, dir)
-	s.out.say(msgStartNext, lab.Exercises[0].sectionIn(s.out.lang), lab.Name, lab.Name)
+	s.out.say(msgStartNext, lab.Section.In(s.out.lang), lab.Name, lab.Name)
 	return nil
 }
 
@@ -47,7 +47,7 @@ func (s *session) sayExercises(lab *Lab, dir string) {
 }
 
 // copyState reports whether the learner's copy exists. A copy that is a
-// file, or a mywork that is a file, is reported to the learner, as
+// file, or a _mywork that is a file, is reported to the learner, as
 // errFailed.
 func (s *session) copyState(lab *Lab, dir string) (bool, error) {
 	if info, err := os.Stat(s.wb.work); err == nil && !info.IsDir() {
@@ -109,7 +109,7 @@ func (s *session) writeStarter(lab *Lab, dir string) error {
 
 // starterFiles returns the files of the lab's starter in lang.
 func (s *session) starterFiles(lab *Lab, lang Lang) (files, error) {
-	labFiles, err := readFiles(s.wb.labDir(lab.Name))
+	labFiles, err := s.wb.labFiles(lab.Name)
 	if err != nil {
 		return nil, fmt.Errorf("read labs/%s: %w", lab.Name, err)
 	}

@@ -8,11 +8,12 @@ import (
 	"path/filepath"
 )
 
-// A state is what the track remembers between commands: how many hints each
-// exercise has given. It lives in mywork/.track.json, beside the learner's
-// copies and not in them.
+// A state is what the track remembers between commands: how many hints
+// each rule, and each exercise's code, has given. It lives in
+// _mywork/.track.json, beside the learner's copies and not in them.
 type state struct {
-	// Hints counts the hints given, by lab and exercise ID.
+	// Hints counts the hints given, by lab, then by the rule's test or the
+	// code's key (codeKey).
 	Hints map[string]map[string]int `json:"hints"`
 }
 
@@ -54,16 +55,33 @@ func (wb *workbook) saveState(s state) error {
 	return nil
 }
 
-// forgetPassed resets the hint counter of every exercise that passes, so
-// that the hints start again if it breaks later. It saves only a change.
+// forgetPassed resets the hint counter of every rule that passes, and of
+// the code of every copy that compiles, so that the hints start again if
+// it breaks later. It saves only a change.
 func (wb *workbook) forgetPassed(reports []*report) error {
 	s := wb.loadState()
 	changed := false
+	forget := func(lab, key string) {
+		if _, ok := s.Hints[lab][key]; ok {
+			delete(s.Hints[lab], key)
+			changed = true
+		}
+	}
 	for _, r := range reports {
+		if len(r.build) == 0 {
+			for _, e := range r.lab.Exercises {
+				for _, reg := range e.Regions {
+					forget(r.lab.Name, codeKey(reg))
+				}
+			}
+		}
 		for _, e := range r.exercises {
-			if _, ok := s.Hints[r.lab.Name][e.exercise.ID]; ok && e.broken < 0 {
-				delete(s.Hints[r.lab.Name], e.exercise.ID)
-				changed = true
+			passed := e.exercise.Rules
+			if e.broken >= 0 {
+				passed = passed[:e.broken]
+			}
+			for _, rule := range passed {
+				forget(r.lab.Name, rule.Test)
 			}
 		}
 	}

@@ -49,6 +49,7 @@ func TestAStatusLineOnlyOnATerminal(t *testing.T) {
 // contents say, on the terminal, that go test runs, and blank the line
 // before the report.
 func TestCheckSaysWhatItDoesWhileItRuns(t *testing.T) {
+	needVerify(t)
 	wb := testWorkbook(t, true)
 	for _, lab := range []string{"01", "02"} {
 		require.Equal(t, 0, runCommand(t, wb, "start", lab).status)
@@ -61,7 +62,7 @@ func TestCheckSaysWhatItDoesWhileItRuns(t *testing.T) {
 		status: &statusLine{w: &status, lang: English},
 		getenv: english,
 	}
-	_, err := s.checkOne(context.Background(), registry["01-no-loop"], true)
+	_, err := s.checkOne(context.Background(), labOf(t, "01-no-loop"), true)
 	require.NoError(t, err)
 	assert.Equal(t, blanked("checking "+wb.rel(wb.copyDir("01-no-loop"))+" with go test…"), status.String())
 

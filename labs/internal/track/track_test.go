@@ -18,6 +18,7 @@ import (
 // again, and look at the table of contents. It runs go test on the copy, so
 // it skips where the verification does.
 func TestALearnersWayThroughLab02(t *testing.T) {
+	needVerify(t)
 	if raceEnabled || testing.Short() {
 		t.Skip("runs go test on a copy of lab 02, as TestVerify does")
 	}
@@ -29,7 +30,7 @@ func TestALearnersWayThroughLab02(t *testing.T) {
 	assert.Equal(t, 1, res.status)
 	assert.LessOrEqual(t, strings.Count(res.stdout, "\n"), 40, res.stdout)
 	assert.Contains(t, res.stdout, "✗ exercise 1: the six steps of runLoop")
-	assert.Contains(t, res.stdout, fmt.Sprintf("broken rule (1 of %d): steps 1 and 2: the first request holds the prompt, and offers the tools", len(registry["02-loop"].Exercises[0].Rules)))
+	assert.Contains(t, res.stdout, fmt.Sprintf("broken rule (1 of %d): steps 1 and 2: the first request holds the prompt, and offers the tools", len(labOf(t, "02-loop").Exercises[0].Rules)))
 	assert.Contains(t, res.stdout, "runLoop is not written yet")
 	assert.Contains(t, res.stdout, "Next: write exercise 1 at the run-loop markers in "+wb.rel(wb.copyDir("02-loop"))+"/loop.go")
 	assert.NotContains(t, res.stdout, "Error Trace")

@@ -3,8 +3,10 @@ package track
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"go/format"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,11 +33,9 @@ import (
 // with "_", which go test ./... ignores, and runs one go vet and one go
 // test per phase for all of them at once.
 func TestVerify(t *testing.T) {
+	needVerify(t)
 	if raceEnabled {
 		t.Skip("the verification runs go test on copies of the labs; the race detector adds nothing to it, and .ci/run runs it once without")
-	}
-	if testing.Short() {
-		t.Skip("-short: the verification builds and tests every copy of every lab")
 	}
 	t.Parallel()
 	wb, err := openWorkbook()
@@ -52,7 +52,7 @@ func TestVerify(t *testing.T) {
 	began := time.Now()
 
 	for _, name := range wb.labs {
-		if lab := registry[name]; lab != nil {
+		if lab := wb.lab(name); lab != nil {
 			t.Run(name+"/regions", func(t *testing.T) { v.plan(t, lab) })
 		}
 	}
@@ -177,7 +177,7 @@ func (v *verifier) add(kind string, lab *Lab, f files, expect func(*testing.T, *
 // the solution, the starter, the starter after each exercise, one copy per
 // mistake.
 func (v *verifier) plan(t *testing.T, lab *Lab) {
-	solution, err := readFiles(v.wb.labDir(lab.Name))
+	solution, err := v.wb.labFiles(lab.Name)
 	require.NoError(t, err)
 	found, err := regionsIn(solution)
 	require.NoError(t, err)
@@ -210,7 +210,7 @@ func (v *verifier) plan(t *testing.T, lab *Lab) {
 			continue
 		}
 		for _, e := range lab.Exercises {
-			heading := e.sectionIn(lang)
+			heading := lab.Section.In(lang)
 			section := sectionOf(string(readme), heading)
 			if !assert.NotEmpty(t, section, "exercise %s: %s has no section %q", e.ID, name, heading) {
 				continue
@@ -241,6 +241,7 @@ func (v *verifier) plan(t *testing.T, lab *Lab) {
 	for i, m := range lab.Mistakes {
 		v.planMistake(t, lab, fmt.Sprintf("mistake-%d", i+1), solution, found, m)
 	}
+	v.planCompileErrors(t, lab, solution, found)
 }
 
 // planStarter plans a copy with the exercises cut out, and checks that it
@@ -284,24 +285,82 @@ func (v *verifier) planStarter(t *testing.T, lab *Lab, kind string, solution fil
 // planMistake plans a copy of the solution with a typical mistake made,
 // which must be inside a region: check must name the mistake's rule.
 func (v *verifier) planMistake(t *testing.T, lab *Lab, kind string, solution files, found map[string][]region, m Mistake) {
-	src := string(solution[m.File])
-	if !assert.Equal(t, 1, strings.Count(src, m.Old), "mistake %q: its text occurs once in %s", m.Name, m.File) {
+	src, old := string(solution[m.File]), string(m.Old)
+	if !assert.Equal(t, 1, strings.Count(src, old), "mistake %q: its text occurs once in %s", m.Name, m.File) {
 		return
 	}
-	line := strings.Count(src[:strings.Index(src, m.Old)], "\n")
-	lastLine := line + strings.Count(m.Old, "\n")
+	line := strings.Count(src[:strings.Index(src, old)], "\n")
+	lastLine := line + strings.Count(old, "\n")
 	inside := slices.ContainsFunc(found[m.File], func(r region) bool { return r.begin < line && lastLine < r.end })
 	assert.True(t, inside, "mistake %q: the edit is inside a region of %s", m.Name, m.File)
 	f := files{}
 	for k, data := range solution {
 		f[k] = data
 	}
-	f[m.File] = []byte(strings.Replace(src, m.Old, m.New, 1))
+	f[m.File] = []byte(strings.Replace(src, old, string(m.New), 1))
 	v.add(kind, lab, f, func(t *testing.T, r *report, text string) {
 		failing := r.firstFailing()
 		require.NotNil(t, failing, "mistake %q: check finds it:\n%s", m.Name, text)
-		assert.Equal(t, m.Rule, failing.exercise.Rules[failing.broken].Test, "mistake %q: check names its rule:\n%s", m.Name, text)
+		rule := failing.exercise.Rules[failing.broken]
+		if !assert.Equal(t, m.Rule, rule.Test, "mistake %q: check names its rule:\n%s", m.Name, text) {
+			return
+		}
+		hint := v.hint(t, lab, r)
+		assert.Contains(t, hint, rule.Text.EN, "mistake %q: hint is about the rule check names:\n%s", m.Name, hint)
+		assert.Contains(t, hint, "\n  "+firstLine(rule.Hints[0].EN), "mistake %q: hint gives its rule's first hint:\n%s", m.Name, hint)
 	})
+}
+
+// planCompileErrors plans, for each region of the lab, a copy of the
+// solution with a compile error at the region's start: check must name the
+// first error and end with a next step, and hint must give a hint about
+// that region's code. A line that declares a variable is code at the top
+// level and in a function alike.
+func (v *verifier) planCompileErrors(t *testing.T, lab *Lab, solution files, found map[string][]region) {
+	for _, e := range lab.Exercises {
+		for _, reg := range e.Regions {
+			i := slices.IndexFunc(found[reg.File], func(r region) bool { return r.id == reg.ID })
+			if !assert.GreaterOrEqual(t, i, 0, "region %s in %s", reg.ID, reg.File) {
+				continue
+			}
+			fr := found[reg.File][i]
+			lines := splitSource(solution[reg.File])
+			broken := slices.Concat(lines[:fr.begin+1], []string{fr.indent + `var _ int = "a compile error"`}, lines[fr.begin+1:])
+			f := files{}
+			for k, data := range solution {
+				f[k] = data
+			}
+			f[reg.File] = []byte(strings.Join(broken, "\n"))
+			v.add("compile-"+reg.ID, lab, f, func(t *testing.T, r *report, text string) {
+				if !assert.NotEmpty(t, r.build, "region %s: the copy does not compile:\n%s", reg.ID, text) {
+					return
+				}
+				assert.Contains(t, text, "Next: fix the first error above. The first is in the code of exercise", "region %s: check says what to do next:\n%s", reg.ID, text)
+				hint := v.hint(t, lab, r)
+				assert.Contains(t, hint, "\n  "+firstLine(reg.Hints[0].EN), "region %s: hint gives the first hint about that code:\n%s", reg.ID, hint)
+			})
+		}
+	}
+}
+
+// hint returns what go run ./labs hint prints for the report, the first
+// time, in English.
+func (v *verifier) hint(t *testing.T, lab *Lab, r *report) string {
+	t.Helper()
+	wb := *v.wb
+	wb.work = t.TempDir() // where hint keeps its count
+	var out bytes.Buffer
+	s := &session{wb: &wb, out: newPrinter(&out, English, false), errOut: newPrinter(io.Discard, English, false)}
+	if err := s.hintFor(lab, r); err != nil && !errors.Is(err, errFailed) {
+		t.Errorf("hint: %v", err)
+	}
+	return out.String()
+}
+
+// firstLine is a text's first line.
+func firstLine(s string) string {
+	first, _, _ := strings.Cut(s, "\n")
+	return first
 }
 
 // sameFiles reports whether a and b hold the same files, byte for byte.
@@ -348,7 +407,7 @@ func (v *verifier) planClaims(t *testing.T, readme string) {
 		return
 	}
 	lab := &Lab{Name: claims[0].lab}
-	solution, err := readFiles(v.wb.labDir(lab.Name))
+	solution, err := v.wb.labFiles(lab.Name)
 	require.NoError(t, err)
 	byEdits := map[string]*claimCopy{}
 	var keys []string

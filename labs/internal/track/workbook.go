@@ -17,8 +17,11 @@ import (
 // the directory of the learner's copies.
 type workbook struct {
 	root string   // the repository's root
-	work string   // the learner's copies: root/mywork
+	work string   // the learner's copies: root/_mywork
 	labs []string // every lab's name, in order
+	// tracks are the labs' exercises, by name; a lab without
+	// exercises has none.
+	tracks map[string]*Lab
 	// testTimeout, if set, replaces testTimeout. The verification sets a
 	// longer one: it checks what check reports, not how fast, and runs
 	// beside other packages' tests on a busy machine.
@@ -43,19 +46,45 @@ func openWorkbook() (*workbook, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &workbook{root: root, work: filepath.Join(root, "mywork"), labs: labs}, nil
+	wb := &workbook{root: root, work: filepath.Join(root, workDir), labs: labs, tracks: map[string]*Lab{}}
+	for _, name := range labs {
+		lab, err := readLab(wb.labDir(name), name)
+		if err != nil {
+			return nil, err
+		}
+		if lab != nil {
+			wb.tracks[name] = lab
+		}
+	}
+	return wb, nil
 }
+
+// workDir is the directory of the learner's copies, in the repository's
+// root. Its name starts with "_", so that go test ./... and go vet ./...
+// leave the copies out: the copies are checked by check, and by
+// TestYourCopies, which says in a few lines what is unfinished.
+const workDir = "_mywork"
+
+// lab returns the lab's track, or nil if the lab has no exercises.
+func (wb *workbook) lab(name string) *Lab { return wb.tracks[name] }
 
 // labDir is the lab's own directory.
 func (wb *workbook) labDir(name string) string { return filepath.Join(wb.root, "labs", name) }
+
+// labFiles reads the lab's files, as a copy of it holds them: all but its
+// exercises.json, which is the track's, not the lab's code.
+func (wb *workbook) labFiles(name string) (files, error) {
+	f, err := readFiles(wb.labDir(name))
+	delete(f, exercisesFile)
+	return f, err
+}
 
 // copyDir is the learner's copy of the lab.
 func (wb *workbook) copyDir(name string) string { return filepath.Join(wb.work, name) }
 
 // keepDir is where reset advises to move a copy the learner wants to keep:
-// beside it in mywork/, which git ignores, under a name that starts with
-// "_", which go test ./... and go vet ./... skip.
-func (wb *workbook) keepDir(name string) string { return filepath.Join(wb.work, "_"+name+"-old") }
+// beside it in _mywork/, which git ignores, under a name that is no lab's.
+func (wb *workbook) keepDir(name string) string { return filepath.Join(wb.work, name+"-old") }
 
 // rel writes path from the repository root, with slashes, as messages and
 // commands show it.
@@ -194,13 +223,4 @@ func starter(lab *Lab, labFiles files, exercises []*Exercise, lang Lang) (files,
 		out[name] = data
 	}
 	return out, nil
-}
-
-// allExercises returns pointers to every exercise of the lab.
-func (l *Lab) allExercises() []*Exercise {
-	out := make([]*Exercise, len(l.Exercises))
-	for i := range l.Exercises {
-		out[i] = &l.Exercises[i]
-	}
-	return out
 }

@@ -2,6 +2,7 @@ package track
 
 import (
 	"encoding/json"
+	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,43 +13,57 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestFailureLeavesOutTestifysNoise(t *testing.T) {
-	out := strings.Split(`=== RUN   TestCalculatorTakesTwoTurnsAndFourMessages
-    loop.go:53: the loop did not end after 50 turns: does each tool result reach the history (step 5)?
-    main_test.go:157: 
-        	Error Trace:	/repo/mywork/02-loop/main_test.go:157
-        	Error:      	Not equal: 
-        	            	expected: 101
-        	            	actual  : 51
-        	            	
-        	            	Diff:
-        	            	--- Expected
-        	            	+++ Actual
-        	            	@@ -1 +1 @@
-        	            	-101
-        	            	+51
-        	Test:       	TestNothingStopsAStubbornModel
-        	Messages:   	the prompt, then a reply and a result per turn
-    main_test.go:80: step 2: the reply is appended to the history
-        the history holds 1 message, want 2 (-want +got):
+// findingLine is the line a test writes for a Finding when check asks for
+// data, as go test -json shows it.
+func findingLine(t *testing.T, at string, f expected.Finding) string {
+	t.Helper()
+	data, err := json.Marshal(f)
+	require.NoError(t, err)
+	return "    " + at + ": " + expected.FindingPrefix + string(data)
+}
+
+func TestFailureIsWhatTheTestReported(t *testing.T) {
+	turns := expected.Finding{Message: "2 turns: one asks for calculate, one answers", Want: "2", Got: "51"}
+	history := expected.Finding{Message: "step 2: the reply is appended to the history", Want: "2 messages", Got: "1 message",
+		Diff: []string{"@@ -1,2 +1 @@", ` user "Hi!"`, `-assistant "Hello.", stop reason stop`}}
+	out := []string{
+		"=== RUN   TestCalculatorTakesTwoTurnsAndFourMessages",
+		findingLine(t, "main_test.go:157", turns),
+		"something the learner's code printed",
+		findingLine(t, "main_test.go:80", history),
+		"--- FAIL: TestCalculatorTakesTwoTurnsAndFourMessages (0.00s)",
+	}
+	f := failure(out, "/repo/_mywork/02-loop", "_mywork/02-loop")
+	assert.Empty(t, f.why.EN)
+	assert.Empty(t, f.lines, "what else the test printed is in go test's output, not in the report")
+	assert.Equal(t, []reported{{at: "main_test.go:157", Finding: turns}, {at: "main_test.go:80", Finding: history}}, f.found)
+
+	r := &report{lab: labOf(t, "02-loop"), rel: "_mywork/02-loop", checkedAll: true, other: f}
+	f.test = "TestCalculatorTakesTwoTurnsAndFourMessages"
+	assert.Contains(t, writeReport(r, English), `
+      main_test.go:157: 2 turns: one asks for calculate, one answers
+        want: 2
+        got:  51
+      main_test.go:80: step 2: the reply is appended to the history
+        want: 2 messages
+        got:  1 message
+        got differs from want (-want +got):
         @@ -1,2 +1 @@
          user "Hi!"
         -assistant "Hello.", stop reason stop
---- FAIL: TestCalculatorTakesTwoTurnsAndFourMessages (0.00s)`, "\n")
-	f := failure(out, "/repo/mywork/02-loop", "mywork/02-loop")
-	assert.Empty(t, f.why.EN)
-	assert.Equal(t, []string{
-		"loop.go:53: the loop did not end after 50 turns: does each tool result reach the history (step 5)?",
-		"main_test.go:157: the prompt, then a reply and a result per turn",
-		"  Not equal:",
-		"  expected: 101",
-		"  actual  : 51",
-		"main_test.go:80: step 2: the reply is appended to the history",
-		"  the history holds 1 message, want 2 (-want +got):",
-		"  @@ -1,2 +1 @@",
-		`   user "Hi!"`,
-		`  -assistant "Hello.", stop reason stop`,
-	}, f.lines)
+`)
+	assert.Contains(t, writeReport(r, Chinese), `
+      main_test.go:157: 2 turns: one asks for calculate, one answers
+        期望：2
+        实际：51
+`, "the labels in the learner's language; the test's own sentence stays English")
+
+	// A test that reports no Finding, such as one the learner wrote: its
+	// own lines, without go test's.
+	plain := []string{"=== RUN   TestMine", "    mine_test.go:9: not what I wanted", "        second line", "--- FAIL: TestMine (0.00s)"}
+	f = failure(plain, "/repo/_mywork/02-loop", "_mywork/02-loop")
+	assert.Equal(t, []string{"  mine_test.go:9: not what I wanted", "      second line"}, f.lines)
+	assert.Empty(t, f.found)
 }
 
 func TestFailureOfAPanicIsItsValueAndItsLine(t *testing.T) {
@@ -89,6 +104,28 @@ github.com/x/mywork/05-parallel.TestAPanickingToolBecomesAnErrorResult(0x77b8228
 	assert.Equal(t, []string{"  at mywork/05-parallel/tools.go:47"}, f.lines, "without the learner's files, the first frame outside the tests")
 }
 
+func TestAPanicInAFolderWithSpacesIsPlaced(t *testing.T) {
+	out := strings.Split(`--- FAIL: TestA (0.00s)
+panic: boom [recovered, repanicked]
+
+goroutine 8 [running]:
+github.com/x/_mywork/02-loop.runLoop(...)
+	/home/Jane Doe/agent loop lab/_mywork/02-loop/loop.go:48 +0x28`, "\n")
+	f := failure(out, "/home/Jane Doe/agent loop lab/_mywork/02-loop", "_mywork/02-loop")
+	assert.Equal(t, []string{"  at _mywork/02-loop/loop.go:48"}, f.lines)
+	for line, want := range map[string]string{
+		"\t/a b/c.go:12 +0x1d": "/a b/c.go:12",
+		"\t/a b/c.go:12":       "/a b/c.go:12",
+		"\t/a b/c.go:":         "",
+		"/a b/c.go:12 +0x1d":   "",
+		"\tcreated by x":       "",
+	} {
+		at, ok := frameAt(line)
+		assert.Equal(t, want, at, "%q", line)
+		assert.Equal(t, want != "", ok, "%q", line)
+	}
+}
+
 func TestFailureOfADeadlockNamesItAndTheLine(t *testing.T) {
 	out := strings.Split(`--- FAIL: TestDead (0.00s)
 panic: deadlock: all goroutines in bubble are blocked [recovered, repanicked]
@@ -108,8 +145,9 @@ github.com/x/mywork/06-steering.(*Agent).poll(0x61720180b48?)
 }
 
 func TestFailureOfADeadlockKeepsWhatTheTestSaid(t *testing.T) {
+	stuck := expected.Finding{Message: "the run is stuck: does a goroutine send on a channel that nobody reads?"}
 	out := strings.Split(`=== RUN   TestStuck
-    main_test.go:40: the run is stuck: does a goroutine send on a channel that nobody reads?
+`+findingLine(t, "main_test.go:40", stuck)+`
 --- FAIL: TestStuck (0.00s)
 panic: deadlock: all goroutines in bubble are blocked [recovered, repanicked]
 
@@ -118,10 +156,8 @@ github.com/x/mywork/05-parallel.(*runState).execute.func1()
 	/repo/mywork/05-parallel/batch.go:205 +0x25`, "\n")
 	f := failure(out, "/repo/mywork/05-parallel", "mywork/05-parallel")
 	assert.Equal(t, msgDeadlock, f.why)
-	assert.Equal(t, []string{
-		"  at mywork/05-parallel/batch.go:205",
-		"main_test.go:40: the run is stuck: does a goroutine send on a channel that nobody reads?",
-	}, f.lines)
+	assert.Equal(t, []string{"  at mywork/05-parallel/batch.go:205"}, f.lines)
+	assert.Equal(t, []reported{{at: "main_test.go:40", Finding: stuck}}, f.found, "what the test said before the deadlock")
 }
 
 // events writes go test -json lines.
@@ -261,7 +297,7 @@ func TestParseEventsOfABuildFailure(t *testing.T) {
 	run := parseEvents(out, []string{"mywork/02-loop"})["mywork/02-loop"]
 	require.NotNil(t, run)
 	assert.False(t, run.built)
-	r := &report{lab: registry["02-loop"], rel: "mywork/02-loop"}
+	r := &report{lab: labOf(t, "02-loop"), rel: "mywork/02-loop"}
 	r.first(run)
 	assert.Equal(t, []string{"mywork/02-loop/loop.go:61:2: declared and not used: history"}, r.build, "the compiler's errors, with paths in mywork/")
 	assert.False(t, r.vet)
