@@ -32,7 +32,10 @@ type report struct {
 	panicked []string
 	// exited is set when the test program ended before any test ran,
 	// without a panic: an init function that calls os.Exit.
-	exited    bool
+	exited bool
+	// hung is set, with where it hung if the dump says, when the test
+	// program never got to its tests: an init function that never ends.
+	hung      []string
 	exercises []exerciseResult
 	// checkedAll is true once the tests outside the exercises ran: the
 	// second phase, which runs only when every exercise passes.
@@ -68,7 +71,7 @@ type finding struct {
 // cannotRun reports whether the copy's tests could not run: it does not
 // compile, or it panics or exits before any test runs.
 func (r *report) cannotRun() bool {
-	return len(r.build) > 0 || len(r.panicked) > 0 || r.exited
+	return len(r.build) > 0 || len(r.panicked) > 0 || r.exited || r.hung != nil
 }
 
 // exercisesPass reports whether every exercise passes.
@@ -223,6 +226,14 @@ func (r *report) first(run *pkgRun) {
 	if r.panicked = panicBeforeTests(run, r.dir, r.rel, r.lab.learnerFiles()...); r.panicked != nil {
 		return
 	}
+	if run.hung && len(run.order) == 0 {
+		// The track ended a test binary that never got to its tests.
+		r.hung = []string{}
+		if where := frameIn(run.output, r.dir, r.rel, r.lab.learnerFiles()...); where != "" {
+			r.hung = []string{"  at " + where}
+		}
+		return
+	}
 	if len(run.order) == 0 && hasAnyTest(r.dir, r.lab.ruleTests()) {
 		// No test ran, although the copy has the rules' tests: the test
 		// program ended as the package started.
@@ -300,6 +311,17 @@ func (r *report) findingOf(run *pkgRun, test string) *finding {
 	// is the leaf's: the subtest that never ended.
 	leaf := firstFailedLeaf(run, test)
 	switch {
+	case t.status == unfinished && run.fatal != "":
+		// A fatal error, such as running out of memory, ended the test
+		// binary: no deferred function or recover sees it.
+		f := &finding{test: leaf.name, why: msgFatal, whyArgs: []any{strings.TrimPrefix(run.fatal, "fatal error: ")}}
+		if strings.Contains(run.fatal, "out of memory") {
+			f.why, f.whyArgs = msgOutOfMemory, []any{memoryLimit >> 30}
+		}
+		if where := frameIn(append(leaf.output, run.output...), r.dir, r.rel, r.lab.learnerFiles()...); where != "" {
+			f.lines = []string{"  at " + where}
+		}
+		return f
 	case t.status == unfinished && !run.timedOut && panicOf(leaf.output, "", "") == nil && panicOf(run.output, "", "") == nil:
 		// The test never ended, and nothing panicked: the test program
 		// exited in its middle.

@@ -79,6 +79,11 @@ func run(ctx context.Context, wb *workbook, getenv func(string) string, args []s
 	for rest := args; ; {
 		if err := fs.Parse(rest); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
+				// -h stops the parse; a -lang after it counts too, as
+				// the help says flags may come in any order.
+				if l, ok := parseLang(langAfterHelp(rest)); ok {
+					*langFlag = string(l)
+				}
 				fmt.Fprintf(stdout, msgUsage.In(lang()), strings.Join(wb.labs, msgListComma.In(lang())))
 				return err
 			}
@@ -134,6 +139,28 @@ func run(ctx context.Context, wb *workbook, getenv func(string) string, args []s
 		return errFailed
 	}
 	return cmd(s, ctx, lab)
+}
+
+// langAfterHelp returns the value of the last -lang in args, in any of the
+// flag package's spellings (-lang zh, -lang=zh, --lang zh), or "".
+func langAfterHelp(args []string) string {
+	value := ""
+	for i, a := range args {
+		if a == "--" {
+			break
+		}
+		name, v, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || name != "lang" {
+			continue
+		}
+		switch {
+		case hasValue:
+			value = v
+		case i+1 < len(args):
+			value = args[i+1]
+		}
+	}
+	return value
 }
 
 // usage reports a bad command line in lang with the lists of commands and

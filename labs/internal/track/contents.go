@@ -3,6 +3,9 @@ package track
 import (
 	"bufio"
 	"context"
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,8 +19,13 @@ func (s *session) contents(ctx context.Context) error {
 	var targets []target
 	for _, name := range wb.labs {
 		if lab := wb.lab(name); lab != nil {
-			if info, err := os.Stat(wb.copyDir(name)); err == nil && info.IsDir() {
+			info, err := os.Stat(wb.copyDir(name))
+			switch {
+			case err == nil && info.IsDir():
 				targets = append(targets, target{lab: lab, dir: wb.copyDir(name)})
+			case err != nil && !errors.Is(err, fs.ErrNotExist):
+				// A copy that cannot be read is not a lab not started.
+				return fmt.Errorf("read %s: %w", wb.rel(wb.copyDir(name)), errors.Unwrap(err))
 			}
 		}
 	}
@@ -97,6 +105,9 @@ func (s *session) contentsOf(r *report) {
 		return
 	case r.exited:
 		p.sayIn(p.bad, msgTOCExited)
+		return
+	case r.hung != nil:
+		p.sayIn(p.bad, msgTOCHung)
 		return
 	}
 	for i, e := range r.exercises {

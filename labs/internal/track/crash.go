@@ -97,7 +97,7 @@ func panicBeforeTests(run *pkgRun, copyDir, copyRel string, learner ...string) [
 		return nil
 	}
 	for i, l := range run.output {
-		if !strings.HasPrefix(l, "panic: ") {
+		if !strings.HasPrefix(l, "panic: ") && !strings.HasPrefix(l, "fatal error: ") {
 			continue
 		}
 		lines := []string{"  " + l}

@@ -1,6 +1,7 @@
 package track
 
 import (
+	"bytes"
 	"encoding/json"
 	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"os"
@@ -337,9 +338,7 @@ func TestAFloodOfOutputIsCapped(t *testing.T) {
 		}
 	}
 	write(events(t, testEvent{Action: "run", Package: pkg, Test: "TestA"}))
-	for written := 0; written < maxOutput+1<<20; written += len(flood) {
-		l.Write(flood)
-	}
+	l.Write(bytes.Repeat(flood, (maxOutput+1<<20)/len(flood)+1))
 	write(events(t,
 		testEvent{Action: "output", Package: pkg, Test: "TestA", Output: "flood after the limit\n"},
 		testEvent{Action: "output", Package: pkg, Test: "TestA", Output: "panic: test timed out after 10s\n"},
@@ -355,6 +354,29 @@ func TestAFloodOfOutputIsCapped(t *testing.T) {
 	assert.Contains(t, out, "panic: test timed out after 10s")
 	assert.Contains(t, out, "\t/repo/mywork/01-no-loop/main.go:60 +0x1")
 	assert.Contains(t, l.buf.String(), "another package's line", "each package has its own limit")
+}
+
+// TestAFloodThatLooksLikeGoTestsOwnOutputIsCappedToo checks that lines
+// that look like go test's, which a learner's code may print in a loop
+// that never ends, "\tdebug" for instance, cannot grow the log past its
+// limit: only a few crashes' worth of output is kept past it.
+func TestAFloodThatLooksLikeGoTestsOwnOutputIsCappedToo(t *testing.T) {
+	const pkg = "github.com/x/_mywork/02-loop"
+	var l eventLog
+	// flood writes n bytes of lines that print out, in one go.
+	flood := func(out string, n int) {
+		line := events(t, testEvent{Action: "output", Package: pkg, Test: "TestA", Output: out})
+		l.Write(bytes.Repeat(line, n/len(line)+1))
+	}
+	flood("plain\n", maxOutput)
+	for _, out := range []string{"\tdebug\n", "--- FAIL: fake\n", "goroutine 1 [running]:\n"} {
+		flood(out, 2<<20)
+	}
+	assert.Less(t, l.buf.Len(), maxOutput+1<<10, "lines that look like go test's are dropped past the limit")
+	flood("panic: fake\n", 2*maxCrashes*maxCrashOutput)
+	assert.Less(t, l.buf.Len(), maxOutput+maxCrashes*maxCrashOutput+1<<10, "at most %d crashes' output past the limit", maxCrashes)
+	l.Write(events(t, testEvent{Action: "fail", Package: pkg, Test: "TestA"}))
+	assert.Contains(t, l.buf.String(), `"Action":"fail"`, "events that are not output are always kept")
 }
 
 // TestAnExitIsNotAMissingTest checks what check says when the learner's

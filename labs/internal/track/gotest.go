@@ -8,8 +8,11 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agent-loop-lab/agent-loop-lab/expected"
@@ -46,6 +49,12 @@ type pkgRun struct {
 	timedOut    bool     // go test's -timeout ended it
 	running     []string // with timedOut, the tests that were running
 	crashed     bool     // a panic, a timeout or an exit ended it: later tests never ran
+	// fatal is a fatal error's line, such as "fatal error: runtime: out
+	// of memory", which ends the test binary without a panic.
+	fatal string
+	// hung is set when the track ended the test binary, which ran past
+	// its timeout without reaching a test.
+	hung bool
 }
 
 // newPkgRun returns an empty pkgRun.
@@ -78,6 +87,14 @@ type testEvent struct {
 // repository root, and returns each package's report by its path from the
 // root ("_mywork/02-loop"). Its error is go test's own failure to run, with
 // what it printed, when it reported none of the packages.
+//
+// go test and everything it starts run in a process group of their own,
+// which the track ends whole: on Ctrl-C, on SIGTERM and SIGHUP, and when a
+// test binary hangs before any test starts (an endless loop in an init
+// function), which go test's -timeout does not see. Before it ends a hung
+// test binary, the track asks it for a dump of its goroutines, which says
+// where it hangs. The test binaries' writable memory is limited
+// (limitMemory).
 func (wb *workbook) runTests(ctx context.Context, pkgs []string, args ...string) (map[string]*pkgRun, error) {
 	// The copies are compiled without optimizations (-N -l) or debug
 	// information (-dwarf=false) and linked without a symbol table (-s
@@ -91,28 +108,38 @@ func (wb *workbook) runTests(ctx context.Context, pkgs []string, args ...string)
 	for _, p := range pkgs {
 		cmdArgs = append(cmdArgs, "./"+p)
 	}
-	cmd := exec.CommandContext(ctx, "go", cmdArgs...)
+	cmd := exec.Command("go", cmdArgs...)
 	cmd.Dir = wb.root
 	// The tests report each failure as a Finding, as data, which the
-	// report prints in the learner's language.
-	cmd.Env = append(os.Environ(), expected.FindingsEnv+"=1")
-	// On Ctrl-C, ask go test to stop, as a terminal does, so that it
-	// removes its temporary build directory; kill it only if it does not.
-	cmd.Cancel = func() error {
-		if err := cmd.Process.Signal(os.Interrupt); err != nil {
-			return cmd.Process.Kill() // Windows cannot send an interrupt
-		}
-		return nil
-	}
-	cmd.WaitDelay = 5 * time.Second
+	// report prints in the learner's language. GOMEMLIMIT makes the
+	// garbage collector work harder as a test nears the memory limit.
+	cmd.Env = append(os.Environ(), expected.FindingsEnv+"=1", fmt.Sprintf("GOMEMLIMIT=%d", memoryLimit/2))
+	ownGroup(cmd)
 	var stdout eventLog
 	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	runErr := cmd.Run()
+
+	restore := limitMemory()
+	err := cmd.Start()
+	restore()
+	if err != nil {
+		return nil, fmt.Errorf("go test: %w", err)
+	}
+	hung := wb.watch(ctx, cmd, &stdout)
+	runErr := cmd.Wait()
+	// Whatever is left of the group, a test binary that ignored Ctrl-C
+	// for instance, ends with go test.
+	signalGroup(cmd.Process, kill)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	runs := parseEvents(stdout.buf.Bytes(), pkgs)
+	ended := hung()
+	runs := parseEvents(stdout.bytes(), pkgs)
+	for _, importPath := range ended {
+		if r := runs[pkgOf(importPath, pkgs)]; r != nil {
+			r.hung = true
+		}
+	}
 	if len(runs) == 0 && runErr != nil {
 		return nil, fmt.Errorf("go test: %v\n%s", runErr, firstLines(strings.TrimSpace(stderr.String()), 10))
 	}
@@ -128,19 +155,82 @@ func (wb *workbook) runTests(ctx context.Context, pkgs []string, args ...string)
 	return runs, nil
 }
 
+// hangGrace is how long past go test's -timeout a test binary may run
+// before the track ends it: -timeout ends a test that runs too long, but
+// not a binary that never gets to its tests.
+const hangGrace = 5 * time.Second
+
+// watch ends cmd's process group when ctx is cancelled or the track is
+// asked to end (terminations), and ends a test binary that has run past its
+// timeout, after asking it for a dump of its goroutines. It returns, once
+// cmd has been waited for, a function that lists the packages whose test
+// binaries it ended so.
+func (wb *workbook) watch(ctx context.Context, cmd *exec.Cmd, log *eventLog) (hung func() []string) {
+	done := make(chan struct{})
+	var ended []string
+	terms := make(chan os.Signal, 1)
+	signal.Notify(terms, terminations...)
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		defer signal.Stop(terms)
+		tick := time.NewTicker(500 * time.Millisecond)
+		defer tick.Stop()
+		// endAll asks the group to end, as Ctrl-C on a terminal would,
+		// so that go test removes its temporary directory, and then
+		// makes it.
+		endAll := func() {
+			signalGroup(cmd.Process, interrupt)
+			select {
+			case <-done:
+			case <-time.After(2 * time.Second):
+				signalGroup(cmd.Process, kill)
+			}
+		}
+		quitted := map[string]time.Time{}
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				endAll()
+				return
+			case sig := <-terms:
+				endAll()
+				// Then the track ends as the signal would have ended it.
+				signal.Stop(terms)
+				if p, err := os.FindProcess(os.Getpid()); err == nil {
+					p.Signal(sig)
+				}
+				return
+			case now := <-tick.C:
+				for _, pkg := range log.overdue(now, wb.timeout()) {
+					if at, ok := quitted[pkg]; ok {
+						if now.Sub(at) > hangGrace {
+							signalGroup(cmd.Process, kill)
+						}
+						continue
+					}
+					quitted[pkg] = now
+					ended = append(ended, pkg)
+					for _, pid := range testBinaries(cmd.Process) {
+						quit(pid)
+					}
+				}
+			}
+		}
+	}()
+	return func() []string {
+		close(done)
+		<-finished
+		return ended
+	}
+}
+
 // parseEvents reads go test -json's output. pkgs are the packages' paths
 // from the root; events name them by import path, which ends with it.
 func parseEvents(out []byte, pkgs []string) map[string]*pkgRun {
 	runs := map[string]*pkgRun{}
-	pkgOf := func(importPath string) string {
-		importPath, _, _ = strings.Cut(importPath, " ") // "p [p.test]"
-		for _, p := range pkgs {
-			if strings.HasSuffix(importPath, "/"+p) {
-				return p
-			}
-		}
-		return ""
-	}
 	buildOutput := map[string][]string{} // by the import path of the package built
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(make([]byte, 1024*1024), 16*1024*1024)
@@ -153,7 +243,7 @@ func parseEvents(out []byte, pkgs []string) map[string]*pkgRun {
 			buildOutput[ev.ImportPath] = append(buildOutput[ev.ImportPath], strings.TrimSuffix(ev.Output, "\n"))
 			continue
 		}
-		p := pkgOf(ev.Package)
+		p := pkgOf(ev.Package, pkgs)
 		if p == "" {
 			continue
 		}
@@ -169,6 +259,9 @@ func parseEvents(out []byte, pkgs []string) map[string]*pkgRun {
 			run.buildOutput = buildOutput[ev.FailedBuild]
 		case ev.Test == "" && ev.Action == "output":
 			run.output = append(run.output, strings.TrimSuffix(ev.Output, "\n"))
+			if strings.HasPrefix(ev.Output, "fatal error: ") && run.fatal == "" {
+				run.fatal = strings.TrimSpace(ev.Output)
+			}
 		case ev.Test == "":
 		case ev.Action == "run":
 			run.test(ev.Test)
@@ -177,6 +270,10 @@ func parseEvents(out []byte, pkgs []string) map[string]*pkgRun {
 			t.output = append(t.output, strings.TrimSuffix(ev.Output, "\n"))
 			if strings.HasPrefix(ev.Output, "panic: ") {
 				run.crashed = true
+			}
+			if strings.HasPrefix(ev.Output, "fatal error: ") && run.fatal == "" {
+				run.crashed = true
+				run.fatal = strings.TrimSpace(ev.Output)
 			}
 			if strings.HasPrefix(ev.Output, "panic: test timed out after ") {
 				run.timedOut = true
@@ -202,6 +299,18 @@ func parseEvents(out []byte, pkgs []string) map[string]*pkgRun {
 		}
 	}
 	return runs
+}
+
+// pkgOf returns the path from the root, one of pkgs, of the package that
+// go test -json names by its import path, which ends with it; "" for none.
+func pkgOf(importPath string, pkgs []string) string {
+	importPath, _, _ = strings.Cut(importPath, " ") // "p [p.test]"
+	for _, p := range pkgs {
+		if strings.HasSuffix(importPath, "/"+p) {
+			return p
+		}
+	}
+	return ""
 }
 
 // runningLine is a line of the list that a timeout panic prints of the
@@ -248,27 +357,50 @@ func firstLines(text string, n int) string {
 }
 
 // maxOutput is how many bytes of a package's output events an eventLog
-// keeps before it keeps only the lines that tell what happened.
+// keeps before it keeps only what a crash prints.
 const maxOutput = 8 << 20
+
+// maxCrashOutput is how many bytes of output an eventLog keeps, past
+// maxOutput, after each of the first maxCrashes lines that start a panic
+// or a fatal error: the goroutines' dump that follows says where.
+const (
+	maxCrashOutput = 1 << 20
+	maxCrashes     = 4
+)
 
 // An eventLog keeps go test -json's lines. A learner's code that prints in
 // a loop that never ends would fill the memory before go test's timeout
 // ends it, so past maxOutput bytes of a package's output it keeps only the
-// output lines that tell what happened, a panic, a test's end, the stack's
-// frames, and every event that is not output.
+// events that are not output, and what a crash prints: some output after
+// the first few lines that start a panic or a fatal error. Whatever the
+// learner's code prints, the log keeps at most a few tens of MB. It also
+// notes when each package's test binary started and ended, for watch.
 type eventLog struct {
+	mu      sync.Mutex
 	buf     bytes.Buffer
-	partial []byte         // the start of a line still being written
-	output  map[string]int // bytes of output kept, by package
+	partial []byte // the start of a line still being written
+	pkgs    map[string]*pkgLog
+}
+
+// A pkgLog is what an eventLog knows of one package's output.
+type pkgLog struct {
+	output  int // bytes of output kept
+	crashes int // crash lines seen past maxOutput
+	window  int // bytes of output still kept after the last crash line
+	started time.Time
+	ran     bool // a test has started
+	ended   bool
 }
 
 func (l *eventLog) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	n := len(b)
 	for len(b) > 0 {
 		i := bytes.IndexByte(b, '\n')
 		if i < 0 {
 			if len(l.partial) < maxOutput { // one endless line: only its start
-				l.partial = append(l.partial, b...)
+				l.partial = append(l.partial, b[:min(len(b), maxOutput-len(l.partial))]...)
 			}
 			break
 		}
@@ -280,23 +412,74 @@ func (l *eventLog) Write(b []byte) (int, error) {
 }
 
 // keep adds one line of go test -json to the log, unless it is output past
-// its package's limit that tells nothing.
+// its package's limit that no crash needs.
 func (l *eventLog) keep(line []byte) {
-	if bytes.Contains(line, []byte(`"Action":"output"`)) {
-		if l.output == nil {
-			l.output = map[string]int{}
+	if l.pkgs == nil {
+		l.pkgs = map[string]*pkgLog{}
+	}
+	name := jsonField(line, "Package")
+	pkg := l.pkgs[name]
+	if pkg == nil {
+		pkg = &pkgLog{}
+		l.pkgs[name] = pkg
+	}
+	switch jsonField(line, "Action") {
+	case "start":
+		pkg.started = time.Now()
+	case "run":
+		pkg.ran = true
+	case "pass", "fail", "skip":
+		if jsonField(line, "Test") == "" {
+			pkg.ended = true
 		}
-		pkg := jsonField(line, "Package")
-		if l.output[pkg] >= maxOutput && !telling.Match(line) {
+	case "output":
+		switch {
+		case pkg.output < maxOutput:
+			pkg.output += len(line)
+		case crashLine(line) && pkg.crashes < maxCrashes:
+			pkg.crashes++
+			pkg.window = maxCrashOutput
+		case pkg.window > 0:
+			pkg.window -= len(line)
+		default:
 			return
 		}
-		l.output[pkg] += len(line)
 	}
 	l.buf.Write(line)
 }
 
-// telling matches the output events that say what happened to a test.
-var telling = regexp.MustCompile(`"Output":"(panic: |goroutine |--- |=== |\\t|FAIL|ok |created by )`)
+// crashLine reports whether a line of go test -json is output that starts
+// a panic or a fatal error.
+func crashLine(line []byte) bool {
+	return bytes.Contains(line, []byte(`"Output":"panic: `)) || bytes.Contains(line, []byte(`"Output":"fatal error: `))
+}
+
+// overdue returns the packages whose test binaries have not ended, and
+// have run for longer than limit without starting a test, or for longer
+// than limit and hangGrace: go test's -timeout ends a binary whose tests
+// run too long, but does not see one that never gets to them.
+func (l *eventLog) overdue(now time.Time, limit time.Duration) []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []string
+	for name, pkg := range l.pkgs {
+		if pkg.started.IsZero() || pkg.ended {
+			continue
+		}
+		if d := now.Sub(pkg.started); !pkg.ran && d > limit || d > limit+hangGrace {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// bytes returns the lines kept.
+func (l *eventLog) bytes() []byte {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Bytes()
+}
 
 // jsonField returns a string field's raw value in a line of JSON, or "".
 func jsonField(line []byte, name string) string {

@@ -55,7 +55,7 @@ func (s *session) hintFor(lab *Lab, r *report) error {
 		if topic, err = s.codeTopic(lab, r, at); err != nil {
 			return err
 		}
-	case len(r.panicked) > 0, r.exited:
+	case len(r.panicked) > 0, r.exited, r.hung != nil:
 		s.out.say(msgHintPanic, lab.Name)
 		return errFailed
 	default:

@@ -49,6 +49,9 @@ var (
 	msgPanic              = Text{EN: "the test panicked: %s", ZH: "这个测试发生了 panic：%s"}
 	msgExitBeforeTests    = Text{EN: "Your code in %s ends the test program as the package starts, before any test runs: does an init function call os.Exit or log.Fatal?", ZH: "你在 %s 里的代码在包初始化时就结束了测试程序，还没有任何测试运行：是不是某个 init 函数调用了 os.Exit 或 log.Fatal？"}
 	msgExitedInTest       = Text{EN: "the test program exited in the middle of this test, without a panic: does your code call os.Exit or log.Fatal?", ZH: "测试程序在这个测试进行到一半时退出了，并没有发生 panic：你的代码是不是调用了 os.Exit 或 log.Fatal？"}
+	msgHangBeforeTests    = Text{EN: "Your code in %s does not let the test program start: after %s, no test had begun. Does an init function, or a package variable's initializer, run a loop that never ends?", ZH: "你在 %s 里的代码让测试程序启动不起来：过了 %s，还没有任何测试开始。是不是某个 init 函数或包级变量的初始化里有个停不下来的循环？"}
+	msgOutOfMemory        = Text{EN: "the test used more than the %d GiB of memory that check allows: does a loop append to a slice that never stops growing?", ZH: "这个测试用掉的内存超过了 check 允许的 %d GiB：是不是有个循环一直往一个切片里追加，永远停不下来？"}
+	msgFatal              = Text{EN: "the test program ended with a fatal error, which no recover catches: %s", ZH: "测试程序因为一个致命错误而结束，recover 接不住它：%s"}
 	msgPanicBeforeTests   = Text{EN: "Your code in %s panics as the package starts, before any test runs:", ZH: "你在 %s 里的代码在包初始化时就发生了 panic，还没有任何测试运行："}
 	msgDiffHeader         = Text{EN: "got differs from want (-want +got):", ZH: "实际结果和期望的不一样（-want +got）："}
 	msgWant               = Text{EN: "want: %s", ZH: "期望：%s"}
@@ -152,16 +155,17 @@ LAB 是实验的目录名、编号，或者名字的开头（带不带编号都�
 	msgNoExercises    = Text{EN: "%s has no exercises yet: read it and run it (go run ./labs/%s).", ZH: "%s 还没有练习：读一读，再运行一下（go run ./labs/%s）。"}
 
 	// start and reset
-	msgNotStarted     = Text{EN: "You have not started %s yet. Start it with:\n  go run ./labs start %s", ZH: "你还没有开始 %s。这样开始：\n  go run ./labs start %s"}
-	msgAlreadyStarted = Text{EN: "You have started %s already: your work is in %s, and start never overwrites it.\nTo start over: go run ./labs reset %s", ZH: "你已经开始过 %s 了：你写的东西在 %s 里，start 从不覆盖它。\n想从头再来：go run ./labs reset %s"}
-	msgCopyIsAFile    = Text{EN: "%s is a file, not your copy of the lab. Move it away, then: go run ./labs start %s", ZH: "%s 是一个文件，不是你的实验副本。先把它移走，再运行：go run ./labs start %s"}
-	msgWorkIsAFile    = Text{EN: "%s is a file; the track keeps your copies of the labs in a directory of that name. Move the file away, then try again.", ZH: "%s 是一个文件；这条路线要把你的实验副本放在同名的目录里。先把这个文件移走，再试一次。"}
-	msgStarted        = Text{EN: "Started %s: your copy is %s.", ZH: "已开始 %s：你的副本是 %s。"}
-	msgStartExercise  = Text{EN: "  exercise %d: %s, in %s", ZH: "  练习 %d：%s，写在 %s 里"}
-	msgStartNext      = Text{EN: "Read README.md, section \"%s\", then write the first exercise.\n  go run ./labs check %s    what still fails, and what to do next\n  go run ./labs watch %s    the same, again on every save", ZH: "先读 README.zh-CN.md 的「%s」一节，再写第一个练习。\n  go run ./labs check %s    还有什么没通过，下一步做什么\n  go run ./labs watch %s    同上，每次保存都再检查一次"}
-	msgResetRefuses   = Text{EN: "%s holds work of yours that reset would discard: %s.\nTo discard it: go run ./labs reset -force %s\nTo keep it, move it aside first, to a name that git ignores and go test ./... skips:\n  mv %s %s", ZH: "%s 里有你写的东西，reset 会把它们丢掉：%s。\n确定要丢掉：go run ./labs reset -force %s\n想留着，就先把它挪到一边，换一个 git 不跟踪、go test ./... 也会跳过的名字：\n  mv %s %s"}
-	msgResetFresh     = Text{EN: "Reset %s: your copy is the starter again.", ZH: "已重置 %s：你的副本又回到了起始代码。"}
-	msgRememberFailed = Text{EN: "note: %v", ZH: "注意：%v"}
+	msgNotStarted        = Text{EN: "You have not started %s yet. Start it with:\n  go run ./labs start %s", ZH: "你还没有开始 %s。这样开始：\n  go run ./labs start %s"}
+	msgAlreadyStarted    = Text{EN: "You have started %s already: your work is in %s, and start never overwrites it.\nTo start over: go run ./labs reset %s", ZH: "你已经开始过 %s 了：你写的东西在 %s 里，start 从不覆盖它。\n想从头再来：go run ./labs reset %s"}
+	msgCopyIsABrokenLink = Text{EN: "%s is a symbolic link to nothing, not your copy of the lab. Remove it or point it to your copy, then: go run ./labs check %s", ZH: "%s 是一个指向不存在之处的符号链接，不是你的实验副本。删掉它，或者让它指向你的副本，再运行：go run ./labs check %s"}
+	msgCopyIsAFile       = Text{EN: "%s is a file, not your copy of the lab. Move it away, then: go run ./labs start %s", ZH: "%s 是一个文件，不是你的实验副本。先把它移走，再运行：go run ./labs start %s"}
+	msgWorkIsAFile       = Text{EN: "%s is a file; the track keeps your copies of the labs in a directory of that name. Move the file away, then try again.", ZH: "%s 是一个文件；这条路线要把你的实验副本放在同名的目录里。先把这个文件移走，再试一次。"}
+	msgStarted           = Text{EN: "Started %s: your copy is %s.", ZH: "已开始 %s：你的副本是 %s。"}
+	msgStartExercise     = Text{EN: "  exercise %d: %s, in %s", ZH: "  练习 %d：%s，写在 %s 里"}
+	msgStartNext         = Text{EN: "Read README.md, section \"%s\", then write the first exercise.\n  go run ./labs check %s    what still fails, and what to do next\n  go run ./labs watch %s    the same, again on every save", ZH: "先读 README.zh-CN.md 的「%s」一节，再写第一个练习。\n  go run ./labs check %s    还有什么没通过，下一步做什么\n  go run ./labs watch %s    同上，每次保存都再检查一次"}
+	msgResetRefuses      = Text{EN: "%s holds work of yours that reset would discard: %s.\nTo discard it: go run ./labs reset -force %s\nTo keep it, move it aside first, to a name that git ignores and go test ./... skips:\n  mv %s %s", ZH: "%s 里有你写的东西，reset 会把它们丢掉：%s。\n确定要丢掉：go run ./labs reset -force %s\n想留着，就先把它挪到一边，换一个 git 不跟踪、go test ./... 也会跳过的名字：\n  mv %s %s"}
+	msgResetFresh        = Text{EN: "Reset %s: your copy is the starter again.", ZH: "已重置 %s：你的副本又回到了起始代码。"}
+	msgRememberFailed    = Text{EN: "note: %v", ZH: "注意：%v"}
 
 	// hint
 	msgHintVetFails       = Text{EN: "go vet, which go test runs first, finds a mistake in your code: go run ./labs check %s shows it. %s", ZH: "go test 会先运行 go vet，它在你的代码里发现了一处错误：go run ./labs check %s 会显示出来。%s"}
@@ -186,6 +190,7 @@ LAB 是实验的目录名、编号，或者名字的开头（带不带编号都�
 	// solution
 	msgSolutionSame    = Text{EN: "Your files in %s are the lab's.", ZH: "你在 %s 里的文件和实验的完全相同。"}
 	msgSolutionMissing = Text{EN: "%s is missing from your copy (the lab's is %s).", ZH: "你的副本里缺少 %s（实验里的是 %s）。"}
+	msgSolutionProgram = Text{EN: "%s is a program, as go build makes, which the lab does not have; it is not compared.", ZH: "%s 是一个程序（go build 生成的那种），实验里没有它；不做比较。"}
 	msgSolutionExtra   = Text{EN: "%s is yours alone: the lab has no such file.", ZH: "%s 只有你有：实验里没有这个文件。"}
 	msgDiffYours       = Text{EN: "%s (yours)", ZH: "%s（你的）"}
 	msgDiffLab         = Text{EN: "%s (the lab's)", ZH: "%s（实验的）"}
@@ -199,6 +204,7 @@ LAB 是实验的目录名、编号，或者名字的开头（带不带编号都�
 	msgTOCFails       = Text{EN: "    ✗ exercise %d: %s: %s", ZH: "    ✗ 练习 %d：%s；没满足：%s"}
 	msgTOCBuild       = Text{EN: "    ✗ does not compile", ZH: "    ✗ 编译不通过"}
 	msgTOCExited      = Text{EN: "    ✗ exits before any test runs", ZH: "    ✗ 还没运行任何测试就退出了"}
+	msgTOCHung        = Text{EN: "    ✗ never gets to its tests", ZH: "    ✗ 一直没有开始运行测试"}
 	msgTOCPanic       = Text{EN: "    ✗ panics before any test runs", ZH: "    ✗ 还没运行任何测试就 panic 了"}
 	msgTOCIsAFile     = Text{EN: "    ✗ %s is not a directory", ZH: "    ✗ %s 不是目录"}
 	msgTOCNotRun      = Text{EN: "    · exercise %d: %s: not checked, an earlier test crashed or did not finish", ZH: "    · 练习 %d：%s：没有检查，因为前面有测试崩溃了或没有结束"}

@@ -110,6 +110,15 @@ func replaceRegions(src []byte, regions []region, bodies map[string][]string) []
 // starterLines returns the lines that replace a region's body in the
 // starter: its TODO as comments, then its code, both not yet indented.
 func (r Region) starterLines(lang Lang) []string {
+	out := r.todoLines(lang)
+	if r.Code != "" {
+		out = append(out, strings.Split(string(r.Code), "\n")...)
+	}
+	return out
+}
+
+// todoLines returns the region's TODO as comment lines, not yet indented.
+func (r Region) todoLines(lang Lang) []string {
 	var out []string
 	for _, l := range strings.Split(r.TODO.In(lang), "\n") {
 		if l == "" {
@@ -117,9 +126,6 @@ func (r Region) starterLines(lang Lang) []string {
 		} else {
 			out = append(out, "// "+l)
 		}
-	}
-	if r.Code != "" {
-		out = append(out, strings.Split(string(r.Code), "\n")...)
 	}
 	return out
 }

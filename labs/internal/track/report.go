@@ -30,10 +30,14 @@ func (r *report) write(p *printer, next string) {
 		r.writeBuildNext(p)
 		return
 	}
-	if r.exited || len(r.panicked) > 0 {
-		if r.exited {
+	if r.exited || len(r.panicked) > 0 || r.hung != nil {
+		switch {
+		case r.exited:
 			p.say(msgExitBeforeTests, r.rel)
-		} else {
+		case r.hung != nil:
+			p.say(msgHangBeforeTests, r.rel, testTimeout)
+			p.text(r.hung...)
+		default:
 			p.say(msgPanicBeforeTests, r.rel)
 			p.text(r.panicked...)
 		}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -54,12 +55,18 @@ func (s *session) copyState(lab *Lab, dir string) (bool, error) {
 		s.out.say(msgWorkIsAFile, s.wb.rel(s.wb.work))
 		return false, errFailed
 	}
-	info, err := os.Lstat(dir)
+	// Stat, not Lstat: a copy may be a symbolic link to a directory
+	// elsewhere, which is a copy like any other.
+	info, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
+		if _, err := os.Lstat(dir); err == nil {
+			s.out.say(msgCopyIsABrokenLink, s.wb.rel(dir), lab.Name)
+			return false, errFailed
+		}
 		return false, nil
 	case err != nil:
-		return false, err
+		return false, fmt.Errorf("read %s: %w", s.wb.rel(dir), err)
 	case !info.IsDir():
 		s.out.say(msgCopyIsAFile, s.wb.rel(dir), lab.Name)
 		return false, errFailed
@@ -96,13 +103,24 @@ func (s *session) writeStarter(lab *Lab, dir string) error {
 	if err != nil {
 		return fmt.Errorf("copy %s: %w", lab.Name, err)
 	}
-	if err := writeFiles(tmp, f); err != nil {
+	// MkdirTemp makes a directory only its owner may read: the copy is an
+	// ordinary directory of the learner's.
+	err = os.Chmod(tmp, 0o755)
+	if err == nil {
+		err = writeFiles(tmp, f)
+	}
+	if err != nil {
 		os.RemoveAll(tmp)
 		return fmt.Errorf("copy %s: %w", lab.Name, err)
 	}
 	if err := os.Rename(tmp, dir); err != nil {
 		os.RemoveAll(tmp)
-		return fmt.Errorf("copy %s: %w", lab.Name, err)
+		if _, statErr := os.Stat(dir); statErr == nil {
+			// Another start, in another terminal, made the copy first.
+			s.out.say(msgAlreadyStarted, lab.Name, s.wb.rel(dir), lab.Name)
+			return errFailed
+		}
+		return fmt.Errorf("copy %s to %s: %w", lab.Name, s.wb.rel(dir), errors.Unwrap(err))
 	}
 	return nil
 }
@@ -160,13 +178,11 @@ func (s *session) reset(ctx context.Context, lab *Lab) error {
 }
 
 // changedFiles returns the files of the copy that are not the starter's in
-// any language, and the files the learner added: the work reset would
-// discard. A file the learner deleted is not work.
+// any language, and the files the learner added, hidden files and editors'
+// backups included: the work reset would discard. A file the learner
+// deleted is not work, and neither is the output a golden test keeps
+// (*.got), which the next test run writes again.
 func (s *session) changedFiles(lab *Lab, dir string) ([]string, error) {
-	mine, err := readFiles(dir)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", s.wb.rel(dir), err)
-	}
 	var starters []files
 	for _, lang := range []Lang{English, Chinese} {
 		f, err := s.starterFiles(lab, lang)
@@ -176,16 +192,34 @@ func (s *session) changedFiles(lab *Lab, dir string) ([]string, error) {
 		starters = append(starters, f)
 	}
 	var changed []string
-	for _, name := range mine.names() {
-		same := false
-		for _, f := range starters {
-			if want, ok := f[name]; ok && bytes.Equal(want, mine[name]) {
-				same = true
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || strings.HasSuffix(path, ".got") {
+			return nil
+		}
+		rel, err := filepath.Rel(dir, path)
+		if err != nil {
+			return err
+		}
+		name := filepath.ToSlash(rel)
+		var mine []byte
+		if d.Type().IsRegular() {
+			if mine, err = os.ReadFile(path); err != nil {
+				return err
 			}
 		}
-		if !same {
-			changed = append(changed, name)
+		for _, f := range starters {
+			if want, ok := f[name]; ok && d.Type().IsRegular() && bytes.Equal(want, mine) {
+				return nil
+			}
 		}
+		changed = append(changed, cli.Quote(name))
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", s.wb.rel(dir), err)
 	}
 	return changed, nil
 }

@@ -144,3 +144,28 @@ func TestTheFrontDoorSpeaksChinese(t *testing.T) {
 	r.write(newPrinter(&out, English, false), "")
 	assert.Contains(t, out.String(), `Next: write exercise 1 at the run-loop markers in mywork/02-loop/loop.go (README.md, section "Build it yourself").`)
 }
+
+// TestTheHelpsLanguageIsTheLastLangWhereverItComes checks that -lang
+// chooses the help's language whether it comes before -h or after it, in
+// every spelling, with or without a command.
+func TestTheHelpsLanguageIsTheLastLangWhereverItComes(t *testing.T) {
+	wb := testWorkbook(t, false)
+	for _, args := range [][]string{
+		{"-lang", "zh", "-h"}, {"-h", "-lang", "zh"}, {"-h", "-lang=zh"}, {"-h", "--lang", "zh"},
+		{"check", "-h", "-lang", "zh"}, {"-lang", "en", "-h", "-lang", "zh"},
+	} {
+		res := runIn(t, wb, english, args...)
+		assert.Equal(t, 0, res.status, "%q", args)
+		assert.True(t, strings.HasPrefix(res.stdout, "用法："), "%q prints the help in Chinese:\n%s", args, firstLineOf(res.stdout))
+	}
+	for _, args := range [][]string{{"-h"}, {"-h", "-lang", "en"}, {"-lang", "zh", "-h", "-lang", "en"}} {
+		res := runIn(t, wb, english, args...)
+		assert.True(t, strings.HasPrefix(res.stdout, "Usage: "), "%q prints the help in English:\n%s", args, firstLineOf(res.stdout))
+	}
+}
+
+// firstLineOf is the first line of a text.
+func firstLineOf(s string) string {
+	first, _, _ := strings.Cut(s, "\n")
+	return first
+}
