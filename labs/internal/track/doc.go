@@ -1,20 +1,27 @@
 // Package track is the workbook's build-it-yourself track, the machinery
 // behind go run ./labs.
 //
-// A learner runs go run ./labs start 02-loop and gets _mywork/02-loop: a copy
-// of labs/02-loop whose exercises are cut out, each replaced by a TODO and
-// the least code that compiles. They write the code; go run ./labs check
-// 02-loop runs the lab's own tests on the copy and prints, in at most about
-// 40 lines, which exercises pass, the first rule still broken, what its test
-// expected and what happened, and what to do next. hint, watch, solution
-// and reset help along; go run ./labs -h documents them all. _mywork/ is
-// git-ignored and inside the module, so the learner's work never changes a
-// tracked file, and the copy is an ordinary package of its own.
+// A learner runs go run ./labs start 02-loop and gets _mywork/02-loop: a
+// copy of labs/02-loop whose exercises are cut out, each replaced by a TODO
+// and the least code that compiles. They write the code; go run ./labs
+// check 02-loop runs the lab's own tests on the copy and prints, in at most
+// about 40 lines, which exercises pass, the first rule still broken, what
+// its test expected and what happened, and what to do next; go run ./labs
+// hint 02-loop gives the hints of that rule, one more each time. watch,
+// solution and reset help along; go run ./labs -h documents them all.
+// _mywork/ is git-ignored and inside the module, so the learner's work never
+// changes a tracked file, and each copy is an ordinary package of its own.
+// Its name starts with "_", so that go test ./..., the workbook's
+// self-check, leaves the copies' packages out; TestYourCopies runs check on
+// them instead and says in a few lines what is unfinished.
+//
+// The package knows no lab by name: a lab's exercises are data in the lab's
+// folder, and everything here reads them.
 //
 // # Adding a lab's exercises
 //
-// A lab's track is two things: region markers in the lab's source, and one
-// file in this package, labNN.go, which no other lab's track touches.
+// A lab's track is two things, both in the lab's folder: region markers in
+// the lab's source, and exercises.json.
 //
 // 1. Mark each region to cut out with two whole lines, indented like the
 // code around them:
@@ -31,63 +38,62 @@
 // that reason). Adding two lines shifts the lines a README cites; the README
 // tests say where.
 //
-// 2. Write labNN.go, after lab02.go:
+// 2. Write exercises.json, after labs/02-loop/exercises.json. It is read
+// strictly: a misspelt field is an error, and so is a text without its
+// Chinese. Its fields are those of [Lab], [Exercise], [Region], [Rule] and
+// [Mistake], in lower case; every text a learner reads is {"en": …,
+// "zh": …}, each a string or, for many lines, a list of lines:
 //
-//	func init() {
-//		register(Lab{
-//			Name: "03-maxturns",
-//			Idea: Text{EN: "A turn limit, because a model that always asks again never stops."},
-//			Exercises: []Exercise{{
-//				ID:      "turn-limit",
-//				Title:   Text{EN: "the turn limit and its stop reason"},
-//				Section: "Build it yourself",
-//				Regions: []Region{{File: "loop.go", ID: "turn-limit", TODO: ..., Code: ...}},
-//				Rules:   []Rule{{Test: "TestStubbornModelIsStoppedAfterThreeTurns", Text: Text{EN: "..."}}, ...},
-//				Hints:   []Text{...},
-//			}},
-//			Mistakes: []Mistake{{Name: "the limit checked one turn late", File: "loop.go", Old: "...", New: "...", Rule: "..."}},
-//		})
+//	{
+//	  "idea": {"en": "…", "zh": "…"},
+//	  "section": {"en": "Build it yourself", "zh": "自己动手写（Build it yourself）"},
+//	  "exercises": [{
+//	    "id": "turn-limit",
+//	    "title": {"en": "…", "zh": "…"},
+//	    "regions": [{"file": "loop.go", "id": "turn-limit", "todo": {…}, "code": […], "hints": [{…}]}],
+//	    "rules": [{"test": "TestStubbornModelIsStoppedAfterThreeTurns", "text": {…}, "hints": [{…}, {…}]}]
+//	  }],
+//	  "mistakes": [{"name": "the limit checked one turn late", "file": "loop.go", "old": "…", "new": "…", "rule": "Test…"}]
 //	}
 //
-// An [Exercise] lists its [Region]s, its [Rule]s in the order a learner
-// meets them, and its hints; the last hint is added for it and points to the
-// lines between the markers (labs/02-loop/loop.go:47-80). A [Region]'s TODO
-// says what to write and names the README section; its Code is the least
-// code that compiles and vets. A [Rule] is a test of the lab, top-level
-// ("TestX") or a subtest ("TestX/case_name", as go test -json writes it),
-// and the rule in a sentence. A [Mistake] is a typical mistake as an edit
-// inside a region, and the rule check must report for it. Every text a
-// learner reads is a [Text], English and Chinese (ZH): go run ./labs -lang zh,
-// or a Chinese locale, shows the Chinese, and TestEveryTextHasAChineseVersion
-// lists the texts that still lack it. A Chinese TODO names README.zh-CN.md
-// and the section's Chinese heading, "自己动手写（Build it yourself）".
+// An exercise lists its regions, its rules in the order a learner meets
+// them, each with its hints, and a region's hints are about its code, for a
+// learner whose code there does not compile. hint adds a last hint that
+// points to the lines between the markers (labs/02-loop/loop.go:47-80). A
+// region's todo says what to write and names the README section; its code
+// is the least code that compiles and vets. A rule's test is a test of the
+// lab, top-level ("TestX") or a subtest ("TestX/case_name", as go test
+// -json writes it). A mistake is a typical mistake as an edit inside a
+// region, and the rule check must report for it. A Chinese todo names
+// README.zh-CN.md and the section's Chinese heading.
 //
-// 3. In the lab's README, add a section whose heading is the exercises'
-// Section ("## Build it yourself"): what to write, in what order, and what
-// "done" looks like. It must name each rule's test, in the rules' order. Its
-// Chinese twin, README.zh-CN.md, has the same section under the heading
-// sectionsZH gives ("## 自己动手写（Build it yourself）"); a new Section needs
-// an entry there.
+// 3. In the lab's README, add a section whose heading is the lab's section
+// ("## Build it yourself"): what to write, in what order, and what "done"
+// looks like. It must name each rule's test, in the rules' order. Its
+// Chinese twin, README.zh-CN.md, has the same section under the Chinese
+// heading. The README shows no line of an exercise's code outside a
+// <details> fold (TestREADMEsFoldTheAnswers), so that a learner can build
+// first.
 //
 // 4. Make the lab's tests a self-check a learner can act on, as lab 02's
 // are (labs/02-loop/main_test.go):
 //
-//   - Each rule's test checks one rule, and its messages name it.
+//   - Each rule's test checks one rule, with the assertions of package
+//     expected (expected.Equal, NoError, AssertHistory, …), whose messages
+//     name the rule: each failure is an expected.Finding, which check reads
+//     as data and prints in the learner's language.
 //   - Every model a rule's test gives the loop is wrapped in expected.Guard,
 //     with the cause a learner should look at: a loop that never ends then
 //     fails within a second, "the loop did not end after 50 turns: does each
 //     tool result reach the history (step 5)?", instead of hanging.
-//   - Histories are compared with expected.AssertHistory, which prints one
-//     line per message with JSON as JSON, and tool specs or other values
-//     holding JSON with go-cmp and expected.JSONAsText. testify's
-//     assert.Equal and assert.Len on values that hold a json.RawMessage
-//     print bytes; never use them there.
 //   - The rules' tests must end even when the learner's loop does not; the
 //     tests that run the whole program (golden tests, command-line tests)
 //     need not, because check runs them only once every exercise passes.
 //
-// The first rule of each exercise must fail on its starter, and each
-// mistake must make check name its rule: TestVerify checks both.
+// The first rule of each exercise must fail on its starter, each mistake
+// must make check name its rule and hint give that rule's first hint, and a
+// compile error in each region must get that region's first hint: the
+// verification checks all of it (see below).
 //
 // # How check works
 //
@@ -95,44 +101,66 @@
 // repository root, in two phases: never a cached result, so that a racy
 // mistake that passed once is tested again (hint and the table of
 // contents, which only ask which exercise fails, take go test's cached
-// result when there is one). The first phase runs only the
-// rules' tests, which are guarded; the second, once every exercise passes,
-// runs every other test, the golden tests (TestOutputMatchesGoldenFile,
-// TestProgram) included, which are the lab's last rule: "your output
-// matches the lab's, byte for byte". Code that does not compile gets the
-// compiler's first errors and nothing else, after a note for each file of
-// the lab missing from the copy; a panic (in a test, or as the package
-// starts, before any test), a synctest deadlock and a timeout get a
-// sentence and the copy's line, in the learner's files first, never a
-// goroutine dump (a timeout in which a goroutine waits for a mutex names the
-// lock, which synctest cannot tell from a wait that will end); an os.Exit gets a sentence of its own; a test that a
-// crash kept from running is "not checked", and the test that crashed is
-// the broken rule. testify's Error Trace, Test and Diff fields are left
-// out, and its "Should be empty" on go-cmp's diff reads as a diff.
-// Whatever go test and the learner's code print reaches the terminal
-// escaped (cli.Printable, tabs kept), and at most 8 MB of a package's
-// output is kept (eventLog). Inside a copy, the golden tests compare with
-// the lab's output and keep the learner's in the copy's testdata directory
-// (see package expected). check does not run the race detector, which
-// needs cgo and builds every package again; a lab whose exercises start
-// goroutines (Lab.Race) asks for go test -race once it passes. While go
-// test runs, which takes up to a minute the first time, a line on the
-// terminal says so (statusLine), blanked before the report; output that is
-// not a terminal gets the report alone.
+// result when there is one). The first phase runs only the rules' tests,
+// which are guarded; the second, once every exercise passes, runs every
+// other test, the golden tests (TestOutputMatchesGoldenFile, TestProgram)
+// included, which are the lab's last rule: "your output matches the lab's,
+// byte for byte".
 //
-// # What TestVerify proves
+// The tests' failures are data: with AGENT_LOOP_LAB_FINDINGS=1 in their
+// environment, the assertions of package expected write each Finding as a
+// line of JSON, which check reads; a failing test that writes none, such as
+// one the learner wrote, is shown with its own lines. Code that does not
+// compile gets the compiler's first errors, after a note for each file of
+// the lab missing from the copy, and a next step that says where the first
+// error is; hint then gives the hints of that region's code. A panic (in a
+// test, or as the package starts), a synctest deadlock, a fatal error such
+// as running out of memory, and a timeout get a sentence and the copy's
+// line, in the learner's files first, never a goroutine dump (a timeout in
+// which a goroutine waits for a mutex names the lock, which synctest cannot
+// tell from a wait that will end); an os.Exit gets a sentence of its own; a
+// test that a crash kept from running is "not checked", and the test that
+// crashed is the broken rule.
 //
-// TestVerify, run by go test ./..., copies every lab that has a track into
-// a directory named _track-verify-*, which ./... ignores, and proves for
-// each exercise: its starter (the lab's starter with the exercises before
-// it written, as the learner meets it) compiles, vets and is gofmt'd; it
-// differs from the lab only inside the regions; every region belongs to an
-// exercise and every exercise's region exists; check on the starter fails,
-// names the exercise's first rule, and prints at most 40 lines; the lab
-// passes as a copy; each mistake makes check name its rule. It runs one go
-// vet and one go test per phase for all copies at once, and skips under
-// -race and on a read-only checkout. A copy costs a build, so a README's
-// edit that makes a mistake's files shares that mistake's copy.
+// go test and what it starts run in a process group of their own, which
+// check ends whole on Ctrl-C, SIGTERM and SIGHUP. A test binary that has
+// not begun a test 10 s after it started, an init function that never
+// ends, is asked for a dump of its goroutines and ended, and check names
+// the line. A test binary may write at most 2 GiB of memory. Whatever go
+// test and the learner's code print reaches the terminal escaped
+// (cli.Printable, tabs kept), and at most 8 MB of a package's output is
+// kept, and a few crashes' worth past it (eventLog). Inside a copy, the
+// golden tests compare with the lab's output and keep the learner's in the
+// copy's testdata directory (see package expected). check does not run the
+// race detector, which needs cgo and builds every package again; a lab
+// whose exercises start goroutines (Lab.Race) asks for go test -race once
+// it passes. While go test runs, which takes up to a minute the first time,
+// a line on the terminal says so (statusLine), blanked before the report;
+// output that is not a terminal gets the report alone.
+//
+// # What the verification proves
+//
+// The track's proof runs with
+//
+//	go test ./labs/internal/track -verify
+//
+// which .ci/run runs on every change; go test ./... leaves it out, so that
+// the learner's self-check answers in seconds. TestVerify copies every lab
+// that has exercises into a directory named _track-verify-*, which ./...
+// ignores, and proves for each exercise: its starter (the lab's starter with
+// the exercises before it written, as the learner meets it) compiles, vets
+// and is gofmt'd; it differs from the lab only inside the regions; every
+// region belongs to an exercise and every exercise's region exists; check
+// on the starter fails, names the exercise's first rule, and prints at most
+// 40 lines; the lab passes as a copy; each mistake makes check name its
+// rule, and hint then gives that rule's first hint; a compile error at the
+// start of each region makes check end with a next step and hint give the
+// region's first hint. It runs one go vet and one go test per phase for all
+// copies at once, and skips under -race and on a read-only checkout. A copy
+// costs a build, so a README's edit that makes a mistake's files shares
+// that mistake's copy. The other tests that run the go command (a learner's
+// way through lab 02, check's cache, the race detector, the process group)
+// run with -verify too.
 //
 // # Exercises that stay true: the README grammar
 //
