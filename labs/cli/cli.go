@@ -20,7 +20,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"sync"
 )
 
@@ -69,16 +68,18 @@ var exit = os.Exit
 // winds its run down and reports it. A second Ctrl-C ends the process at
 // once, with status 130, whatever the program waits on. A program that
 // takes the Ctrl-Cs for itself (Interrupts) gets each of them instead.
-// Ctrl-C never kills the process without a word: its default action stays
-// off until the process has exited, so a Ctrl-C just after a run has
-// finished changes nothing, and the finished run exits with its own status.
+// Ctrl-C never kills the process without a word once Go has started it: a
+// Ctrl-C that comes while the packages are still being initialized waits
+// for Main (early.go) and counts as one during the run, and the default
+// action stays off until the process has exited, so a Ctrl-C just after a
+// run has finished changes nothing, and the finished run exits with its own
+// status.
 func Main(program Program) {
 	ctx, cancel := context.WithCancel(context.Background())
 	router := &interruptRouter{}
 	ctx = context.WithValue(ctx, interruptsKey, router)
 	ctx = context.WithValue(ctx, hangupsKey, fromMain{})
-	interrupts := make(chan os.Signal, 2)
-	signal.Notify(interrupts, os.Interrupt)
+	interrupts := takeInterrupts()
 	// Whoever ends the process holds ending, so that a second Ctrl-C
 	// cannot end it while the program's own status is on its way out.
 	var ending sync.Mutex
