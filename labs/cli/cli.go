@@ -9,8 +9,15 @@
 // The exit statuses are the same in every lab: 0 for success and -h, 2 for
 // a bad command line (an unknown flag, an impossible value, a flag given
 // twice, an argument) or a bad input file (BadInput), 130 when Ctrl-C ended
-// the run (128 + SIGINT, as shells report it), and 1 for anything else,
-// such as output that could not be written.
+// the run (128 + SIGINT, as shells report it), 70 when the program panicked
+// (a bug: EX_SOFTWARE, "internal software error", in BSD's sysexits.h),
+// and 1 for anything else, such as output that could not be written.
+//
+// Run recovers a panic of the program's own goroutine and reports it in
+// one line: what panicked, where, and that it is a bug. A panic in a
+// goroutine the program started cannot be recovered by anyone else: Go's
+// runtime prints it with every goroutine's stack and exits with status 2,
+// and the stack tells it apart from a bad command line.
 package cli
 
 import (
@@ -105,7 +112,8 @@ func Main(program Program) {
 
 // Run runs program with args and returns its exit status (see the package
 // documentation), after writing its error, if it has one the program has
-// not reported, to stderr. Standard output goes through a writer that keeps
+// not reported, to stderr. A panic of the program is a bug: Run recovers
+// it, says where it happened, in one line, and returns status 70. Standard output goes through a writer that keeps
 // the first failed write: output that is lost, to a full disk for instance,
 // makes the status 1, even after -h. Once ctx is cancelled, any error but a
 // bad command line counts as ErrInterrupted: the run failed because Ctrl-C
@@ -113,7 +121,12 @@ func Main(program Program) {
 // line.
 func Run(ctx context.Context, program Program, args []string, stdout, stderr io.Writer) int {
 	out := &checkedWriter{w: stdout}
-	err := program(ctx, args, out, stderr)
+	err := call(ctx, program, args, out, stderr)
+	var p *panicked
+	if errors.As(err, &p) {
+		fmt.Fprintln(stderr, p)
+		return statusBug
+	}
 	if out.err != nil && (err == nil || errors.Is(err, flag.ErrHelp)) {
 		err = fmt.Errorf("write output: %w", out.err)
 	}
