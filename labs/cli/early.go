@@ -10,14 +10,14 @@ import (
 
 // Until a program asks for SIGINT (signal.Notify), Go's runtime ends the
 // process on it at once, without a word. Main asks only once every package
-// of the program has been initialized, and lab 06 initializes net/http and
-// its cryptography first: a Ctrl-C in those milliseconds would kill the
-// process, not cancel the run. So this package asks for SIGINT as soon as
-// it is initialized, before the packages that import it, and holds what
-// comes until Main takes it. Only the runtime's own start and the standard
-// library's initialization come before: a Ctrl-C then kills the process as
-// it kills any program, before it has printed anything, and the shell
-// reports status 130 all the same.
+// of the program has been initialized, net/http in lab 06 among them: a
+// Ctrl-C in those milliseconds would kill the process, not cancel the run.
+// So this package asks for SIGINT as soon as it is initialized, and holds
+// what comes until Main takes it. What Go does before cannot be reached:
+// the runtime's own start and the packages initialized before this one,
+// most of them the standard library's (in lab 06, its cryptography). A
+// Ctrl-C then kills the process as it kills any program, before it has
+// printed anything, and the shell reports status 130 all the same.
 
 // holdFor is how long a Ctrl-C waits for Main. Main starts a few
 // milliseconds after this package's initialization; a program that imports

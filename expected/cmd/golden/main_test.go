@@ -95,8 +95,10 @@ func TestASignalLeavesNoTemporaryFolder(t *testing.T) {
 			// Its first line says that it built lab 05 and ran its first
 			// case; the next case takes a second.
 			lines := bufio.NewScanner(stdout)
-			require.True(t, lines.Scan(), "stderr: %s", stderr.String())
-			require.True(t, strings.HasPrefix(lines.Text(), "ok "), lines.Text())
+			if !lines.Scan() || !strings.HasPrefix(lines.Text(), "ok ") {
+				_ = cmd.Wait()
+				t.Fatalf("golden's first line is %q; stderr: %s", lines.Text(), stderr.String())
+			}
 			leftovers, err := filepath.Glob(filepath.Join(tmp, "agent-loop-lab-golden-*"))
 			require.NoError(t, err)
 			require.Len(t, leftovers, 1, "the folder golden builds the labs in")
