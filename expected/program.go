@@ -86,6 +86,10 @@ func Build(dir, lab string) (string, error) {
 	}
 	cmd := exec.Command("go", append(args, pkg)...)
 	cmd.Dir = root
+	// go build keeps its work files in a folder of its own, which it
+	// leaves behind when a signal ends it: in dir, whoever removes dir
+	// removes them too.
+	cmd.Env = append(cmd.Environ(), "GOTMPDIR="+dir)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("go build %s: %w\n%s", pkg, err, out)
 	}
@@ -109,17 +113,26 @@ const runLimit = 10 * time.Second
 // instructor runs a lab: its standard output is a pipe, not a terminal. A
 // program still running after runLimit is killed, and Run says so.
 func Run(bin string, args ...string) (Result, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), runLimit)
-	defer cancel()
+	return RunContext(context.Background(), bin, args...)
+}
+
+// RunContext is Run, and kills the program as soon as ctx is done: for the
+// golden tool, which a signal stops.
+func RunContext(parent context.Context, bin string, args ...string) (Result, error) {
 	root, err := Root()
 	if err != nil {
 		return Result{}, err
 	}
+	ctx, cancel := context.WithTimeout(parent, runLimit)
+	defer cancel()
 	cmd := Command(ctx, bin, args...)
 	cmd.Dir = root
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err = cmd.Run()
+	if parent.Err() != nil {
+		return Result{}, fmt.Errorf("run %s: %w", filepath.Base(bin), context.Cause(parent))
+	}
 	if ctx.Err() != nil {
 		return Result{}, fmt.Errorf("run %s %s: it did not end within %s, so it was stopped: does its loop ever end?",
 			filepath.Base(bin), strings.Join(args, " "), runLimit)

@@ -9,8 +9,15 @@
 // The exit statuses are the same in every lab: 0 for success and -h, 2 for
 // a bad command line (an unknown flag, an impossible value, a flag given
 // twice, an argument) or a bad input file (BadInput), 130 when Ctrl-C ended
-// the run (128 + SIGINT, as shells report it), and 1 for anything else,
-// such as output that could not be written.
+// the run (128 + SIGINT, as shells report it), 70 when the program panicked
+// (a bug: EX_SOFTWARE, "internal software error", in BSD's sysexits.h),
+// and 1 for anything else, such as output that could not be written.
+//
+// Run recovers a panic of the program's own goroutine and reports it in
+// one line: what panicked, where, and that it is a bug. A panic in a
+// goroutine the program started cannot be recovered by anyone else: Go's
+// runtime prints it with every goroutine's stack and exits with status 2,
+// and the stack tells it apart from a bad command line.
 package cli
 
 import (
@@ -20,7 +27,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"sync"
 )
 
@@ -69,16 +75,18 @@ var exit = os.Exit
 // winds its run down and reports it. A second Ctrl-C ends the process at
 // once, with status 130, whatever the program waits on. A program that
 // takes the Ctrl-Cs for itself (Interrupts) gets each of them instead.
-// Ctrl-C never kills the process without a word: its default action stays
-// off until the process has exited, so a Ctrl-C just after a run has
-// finished changes nothing, and the finished run exits with its own status.
+// Ctrl-C never kills the process without a word once Go has started it: a
+// Ctrl-C that comes while the packages are still being initialized waits
+// for Main (early.go) and counts as one during the run, and the default
+// action stays off until the process has exited, so a Ctrl-C just after a
+// run has finished changes nothing, and the finished run exits with its own
+// status.
 func Main(program Program) {
 	ctx, cancel := context.WithCancel(context.Background())
 	router := &interruptRouter{}
 	ctx = context.WithValue(ctx, interruptsKey, router)
 	ctx = context.WithValue(ctx, hangupsKey, fromMain{})
-	interrupts := make(chan os.Signal, 2)
-	signal.Notify(interrupts, os.Interrupt)
+	interrupts := takeInterrupts()
 	// Whoever ends the process holds ending, so that a second Ctrl-C
 	// cannot end it while the program's own status is on its way out.
 	var ending sync.Mutex
@@ -104,7 +112,8 @@ func Main(program Program) {
 
 // Run runs program with args and returns its exit status (see the package
 // documentation), after writing its error, if it has one the program has
-// not reported, to stderr. Standard output goes through a writer that keeps
+// not reported, to stderr. A panic of the program is a bug: Run recovers
+// it, says where it happened, in one line, and returns status 70. Standard output goes through a writer that keeps
 // the first failed write: output that is lost, to a full disk for instance,
 // makes the status 1, even after -h. Once ctx is cancelled, any error but a
 // bad command line counts as ErrInterrupted: the run failed because Ctrl-C
@@ -112,7 +121,12 @@ func Main(program Program) {
 // line.
 func Run(ctx context.Context, program Program, args []string, stdout, stderr io.Writer) int {
 	out := &checkedWriter{w: stdout}
-	err := program(ctx, args, out, stderr)
+	err := call(ctx, program, args, out, stderr)
+	var p *panicked
+	if errors.As(err, &p) {
+		fmt.Fprintln(stderr, p)
+		return statusBug
+	}
 	if out.err != nil && (err == nil || errors.Is(err, flag.ErrHelp)) {
 		err = fmt.Errorf("write output: %w", out.err)
 	}

@@ -7,9 +7,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // returns is a program that prints out and returns err.
@@ -98,4 +101,46 @@ func TestRunPassesTheArguments(t *testing.T) {
 	}
 	Run(context.Background(), program, []string{"-trace", "x"}, io.Discard, io.Discard)
 	assert.Equal(t, []string{"-trace", "x"}, got)
+}
+
+// outOfRange reads past the end of a slice, with one argument or more, as
+// a program with a bug does.
+func outOfRange(_ context.Context, args []string, stdout, _ io.Writer) error {
+	fmt.Fprintln(stdout, "output")
+	calls := []string{"call_1"}
+	fmt.Fprintln(stdout, calls[len(args)])
+	return nil
+}
+
+// TestAPanicIsABug: a program that panics has a bug, and its status says
+// so: 70, not the 2 of a bad command line, nor the 1 of a failure. One line
+// says what panicked and where, instead of a stack.
+func TestAPanicIsABug(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	assert.Equal(t, 70, Run(context.Background(), outOfRange, []string{"a", "b", "c"}, &stdout, &stderr))
+	assert.Equal(t, "output\n", stdout.String(), "what the program printed stays")
+	assert.Equal(t, "bug: the program panicked at "+lineOf(t, "calls[len(args)]")+": runtime error: index out of range [3] with length 1\n", stderr.String())
+
+	// Whatever the program panics with is printed on one line, and
+	// Ctrl-C does not make a bug an interruption.
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, v := range []any{"two\nlines \x1b[2J", errors.New("an error"), 42} {
+		stderr.Reset()
+		program := func(context.Context, []string, io.Writer, io.Writer) error { panic(v) }
+		assert.Equal(t, 70, Run(cancelled, program, nil, &stdout, &stderr), "%v", v)
+		assert.Regexp(t, `^bug: the program panicked at cli_test\.go:\d+: `, stderr.String())
+		assert.Equal(t, 1, strings.Count(stderr.String(), "\n"), "one line: %q", stderr.String())
+		assert.NotContains(t, stderr.String(), "\x1b")
+	}
+}
+
+// lineOf returns the file and line, in cli_test.go, that holds code.
+func lineOf(t *testing.T, code string) string {
+	t.Helper()
+	data, err := os.ReadFile("cli_test.go")
+	require.NoError(t, err)
+	before, _, found := strings.Cut(string(data), code)
+	require.True(t, found, code)
+	return fmt.Sprintf("cli_test.go:%d", strings.Count(before, "\n")+1)
 }

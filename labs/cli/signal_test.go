@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -40,6 +41,22 @@ var helpers = map[string]func(){
 			fmt.Fprintln(stdout, "cancelled, still waiting")
 			time.Sleep(time.Hour)
 			return nil
+		})
+	},
+	// panics has a bug.
+	"panics": func() {
+		Main(func(ctx context.Context, _ []string, stdout, stderr io.Writer) error {
+			fmt.Fprintln(stdout, "ready")
+			return outOfRange(ctx, []string{"a"}, stdout, stderr)
+		})
+	},
+	// panicsElsewhere has a bug in a goroutine of its own.
+	"panicsElsewhere": func() {
+		Main(func(ctx context.Context, _ []string, stdout, stderr io.Writer) error {
+			fmt.Fprintln(stdout, "ready")
+			done := make(chan error)
+			go func() { done <- outOfRange(ctx, []string{"a"}, stdout, stderr) }()
+			return <-done
 		})
 	},
 }
@@ -161,4 +178,24 @@ func TestASecondCtrlCEndsTheProgramAtOnce(t *testing.T) {
 	h.interrupt(t)
 	assert.Equal(t, 130, h.wait(t))
 	assert.Equal(t, "interrupted: Ctrl-C cancelled the run\n", h.stderr.String())
+}
+
+// TestAPanicExitsWith70: the process of a program that panicked exits with
+// the status of a bug, and says what panicked in one line, without Go's
+// stack of every goroutine.
+func TestAPanicExitsWith70(t *testing.T) {
+	h := startHelper(t, "panics")
+	h.expectLine(t, "output")
+	assert.Equal(t, 70, h.wait(t))
+	assert.Equal(t, "bug: the program panicked at "+lineOf(t, "calls[len(args)]")+": runtime error: index out of range [1] with length 1\n", h.stderr.String())
+}
+
+// TestAPanicInAnotherGoroutineIsGos: nothing recovers a panic in a
+// goroutine the program started but that goroutine itself, so Go's runtime
+// reports it, with the goroutines' stacks, and exits with 2.
+func TestAPanicInAnotherGoroutineIsGos(t *testing.T) {
+	h := startHelper(t, "panicsElsewhere")
+	h.expectLine(t, "output")
+	assert.Equal(t, 2, h.wait(t))
+	assert.True(t, strings.HasPrefix(h.stderr.String(), "panic: runtime error: index out of range [1] with length 1\n\ngoroutine "), h.stderr.String())
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"slices"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -119,6 +120,39 @@ answer: 25
 answer: none: the loop stopped before the model answered
 `
 	assert.Equal(t, want, out.String())
+}
+
+// TestALongListOfRolesStaysShort: a run that a stubborn model drives to
+// the context window (fakemodel.ContextWindow) adds thousands of messages;
+// the line that lists their roles names the first and last few and counts
+// the rest, instead of growing to 50 KB.
+func TestALongListOfRolesStaysShort(t *testing.T) {
+	added := []fakemodel.Message{fakemodel.UserMessage{}}
+	for len(added) < fakemodel.ContextWindow+1 {
+		added = append(added, fakemodel.AssistantMessage{}, fakemodel.ToolResultMessage{})
+	}
+	added = append(added, fakemodel.AssistantMessage{})
+	var out bytes.Buffer
+	r := NewPrinter(&out).Run()
+	r.Messages("the run added", added)
+	assert.Equal(t, "the run added 4098 messages: user, assistant, toolResult, assistant, toolResult, assistant, "+
+		"… 4087 more …, assistant, toolResult, assistant, toolResult, assistant\n", out.String())
+
+	// Twelve names, runs of one role counted as one, are shown whole.
+	out.Reset()
+	r.Messages("history holds", added[:12])
+	assert.Equal(t, "history holds 12 messages: user, assistant, toolResult, assistant, toolResult, assistant, "+
+		"toolResult, assistant, toolResult, assistant, toolResult, assistant\n", out.String())
+	out.Reset()
+	r.Messages("history holds", added[:13])
+	assert.Equal(t, "history holds 13 messages: user, assistant, toolResult, assistant, toolResult, assistant, "+
+		"… 2 more …, toolResult, assistant, toolResult, assistant, toolResult\n", out.String())
+	out.Reset()
+	results := slices.Repeat([]fakemodel.Message{fakemodel.ToolResultMessage{}}, 9)
+	r.Messages("history holds", slices.Concat(added[:11], results, added[1:10]))
+	assert.Equal(t, "history holds 29 messages: user, assistant, toolResult, assistant, toolResult, assistant, "+
+		"… 18 more …, assistant, toolResult, assistant, toolResult, assistant\n", out.String(),
+		"the count is of messages: toolResult ×10 counts 10")
 }
 
 func TestAgentState(t *testing.T) {

@@ -14,8 +14,12 @@
 // worked.
 //
 // It runs as the labs do (cli.Main): a bad command line exits with status 2,
-// a failure with 1, lost output is a failure, and Ctrl-C stops it between
-// cases, removes the programs it built, and exits with 130.
+// a failure with 1, and lost output is a failure. Ctrl-C, SIGTERM and SIGHUP
+// (a closed terminal) stop it: it kills the lab it is running, or lets a
+// build end, removes the programs it built, with its temporary folder, and
+// exits with 130 after Ctrl-C and with 1 otherwise. It takes every Ctrl-C
+// for itself, so that a second one cannot end it before the folder is
+// removed; the first already ends it as soon as it can.
 package main
 
 import (
@@ -91,6 +95,43 @@ start with one of them.
 			return !slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(c.Name, p) })
 		})
 	}
+	ctx, stop := stopOnSignals(ctx)
+	defer stop()
+	err = runCases(ctx, cases, *check, *repeat, stdout)
+	if stopped := context.Cause(ctx); stopped != nil {
+		// The programs that a signal reaches too, a terminal's Ctrl-C
+		// for instance, may end before it reaches golden: whatever
+		// failed, it failed because of the signal.
+		return stopped
+	}
+	return err
+}
+
+// stopOnSignals returns a copy of ctx that the first Ctrl-C, SIGTERM or
+// SIGHUP cancels, with what to report as its cause, and a function that
+// releases it. golden takes these signals for itself (cli.Interrupts,
+// cli.Hangups), so that none of them ends the process before runCases has
+// removed the programs it built: the program it is running, if any, is
+// killed, and it returns.
+func stopOnSignals(ctx context.Context) (context.Context, func()) {
+	interrupts, hangups := cli.Interrupts(ctx), cli.Hangups(ctx)
+	ctx, stop := context.WithCancelCause(ctx)
+	go func() {
+		select {
+		case <-interrupts:
+			stop(cli.ErrInterrupted)
+		case sig := <-hangups:
+			stop(fmt.Errorf("%v: stopped before every case had run", sig))
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() { stop(nil) }
+}
+
+// runCases builds the labs of cases in a temporary folder, runs each case
+// repeat times, and writes its golden file or, with check, compares it. It
+// removes the folder before it returns, and returns as soon as ctx is done.
+func runCases(ctx context.Context, cases []expected.Case, check bool, repeat int, stdout io.Writer) error {
 	dir, err := os.MkdirTemp("", "agent-loop-lab-golden-")
 	if err != nil {
 		return err
@@ -105,20 +146,26 @@ start with one of them.
 		}
 		bin, ok := programs[c.Lab]
 		if !ok {
+			// A build runs to its end, seconds at most: a go build
+			// killed halfway can leave its compiler writing into dir
+			// while dir is being removed.
 			if bin, err = expected.Build(dir, c.Lab); err != nil {
 				return err
 			}
 			programs[c.Lab] = bin
 		}
-		for i := range *repeat {
-			res, err := expected.Run(bin, c.Args...)
+		for i := range repeat {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			res, err := expected.RunContext(ctx, bin, c.Args...)
 			if err != nil {
 				return err
 			}
 			if res.ExitCode != 0 {
 				return fmt.Errorf("%s exited with status %d:\n%s", c.Command(), res.ExitCode, res.Stderr)
 			}
-			if !*check {
+			if !check {
 				if err := expected.Write(c.Name, res.Stdout); err != nil {
 					return err
 				}
@@ -131,14 +178,14 @@ start with one of them.
 					return err
 				}
 				failed++
-				fmt.Fprintf(stdout, "FAIL %s, run %d of %d  (%s)\n%v\n\n", c.Name, i+1, *repeat, c.Command(), err)
+				fmt.Fprintf(stdout, "FAIL %s, run %d of %d  (%s)\n%v\n\n", c.Name, i+1, repeat, c.Command(), err)
 				break
 			}
 			switch {
-			case *repeat == 1:
+			case repeat == 1:
 				fmt.Fprintf(stdout, "ok   %s  (%s)\n", c.Name, c.Command())
-			case i == *repeat-1:
-				fmt.Fprintf(stdout, "ok   %s, %d of %d runs  (%s)\n", c.Name, *repeat, *repeat, c.Command())
+			case i == repeat-1:
+				fmt.Fprintf(stdout, "ok   %s, %d of %d runs  (%s)\n", c.Name, repeat, repeat, c.Command())
 			}
 		}
 	}

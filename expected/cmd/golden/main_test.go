@@ -1,14 +1,24 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestCommandLine checks the command lines that golden refuses before it
@@ -49,3 +59,85 @@ func TestLostOutputIsAFailure(t *testing.T) {
 type failingWriter struct{}
 
 func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+// TestASignalLeavesNoTemporaryFolder stops golden, as a user, an IDE or a
+// closed terminal does, while it runs the cases of lab 05, whose tools wait
+// for real: it must remove the programs it built, with their temporary
+// folder, before it ends, and exit with the status the signal gives.
+func TestASignalLeavesNoTemporaryFolder(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no SIGTERM or SIGHUP to send on Windows")
+	}
+	golden := filepath.Join(t.TempDir(), "golden")
+	out, err := exec.Command("go", "build", "-o", golden, ".").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+
+	for _, tt := range []struct {
+		name    string
+		signals []os.Signal
+		status  int
+		stderr  string
+	}{
+		{"SIGTERM", []os.Signal{syscall.SIGTERM}, 1, "error: terminated: stopped before every case had run\n"},
+		{"SIGHUP", []os.Signal{syscall.SIGHUP}, 1, "error: hangup: stopped before every case had run\n"},
+		{"two Ctrl-Cs", []os.Signal{os.Interrupt, os.Interrupt}, 130, "interrupted: Ctrl-C cancelled the run\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			tmp := t.TempDir()
+			cmd := exec.Command(golden, "-check", "05-")
+			cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			stdout, err := cmd.StdoutPipe()
+			require.NoError(t, err)
+			require.NoError(t, cmd.Start())
+			// Its first line says that it built lab 05 and ran its first
+			// case; the next case takes a second.
+			lines := bufio.NewScanner(stdout)
+			if !lines.Scan() || !strings.HasPrefix(lines.Text(), "ok ") {
+				_ = cmd.Wait()
+				t.Fatalf("golden's first line is %q; stderr: %s", lines.Text(), stderr.String())
+			}
+			leftovers, err := filepath.Glob(filepath.Join(tmp, "agent-loop-lab-golden-*"))
+			require.NoError(t, err)
+			require.Len(t, leftovers, 1, "the folder golden builds the labs in")
+			for _, sig := range tt.signals {
+				require.NoError(t, cmd.Process.Signal(sig))
+				waitDelivered(t, cmd.Process.Pid, sig)
+			}
+			_, _ = io.Copy(io.Discard, stdout)
+			err = cmd.Wait()
+			require.True(t, cmd.ProcessState.Exited(), "the signal killed golden: %v", err)
+			assert.Equal(t, tt.status, cmd.ProcessState.ExitCode())
+			assert.Equal(t, tt.stderr, stderr.String())
+			entries, err := os.ReadDir(tmp)
+			require.NoError(t, err)
+			assert.Empty(t, entries, "what golden left in its temporary folder's parent")
+		})
+	}
+}
+
+// waitDelivered waits until the process pid no longer has sig pending, so
+// that the next signal arrives as a signal of its own: two of one kind sent
+// at once are merged into one. It reads the process's pending signals in
+// /proc, on Linux; elsewhere it does not wait.
+func waitDelivered(t *testing.T, pid int, sig os.Signal) {
+	t.Helper()
+	bit := uint64(1) << (sig.(syscall.Signal) - 1)
+	for {
+		status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+		if err != nil {
+			return
+		}
+		_, rest, found := strings.Cut(string(status), "\nShdPnd:")
+		require.True(t, found, "no ShdPnd in /proc/%d/status", pid)
+		field, _, _ := strings.Cut(rest, "\n")
+		pending, err := strconv.ParseUint(strings.TrimSpace(field), 16, 64)
+		require.NoError(t, err)
+		if pending&bit == 0 {
+			return
+		}
+		runtime.Gosched()
+	}
+}
