@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"io"
 	"os"
 	"os/exec"
@@ -47,6 +48,7 @@ func TestACtrlCJustAfterTheEndChangesNothing(t *testing.T) {
 // the run as a later one does, with status 130 and the usual line, instead
 // of killing the process without a word.
 func TestACtrlCBeforeMainIsHandledByMain(t *testing.T) {
+	expected.Verification(t)
 	bin := filepath.Join(t.TempDir(), "early")
 	out, err := exec.Command("go", "build", "-o", bin, "./testdata/early").CombinedOutput()
 	require.NoError(t, err, "%s", out)

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"io"
 	"os"
 	"os/exec"
@@ -65,6 +66,7 @@ func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk ful
 // for real: it must remove the programs it built, with their temporary
 // folder, before it ends, and exit with the status the signal gives.
 func TestASignalLeavesNoTemporaryFolder(t *testing.T) {
+	expected.Verification(t)
 	if runtime.GOOS == "windows" {
 		t.Skip("no SIGTERM or SIGHUP to send on Windows")
 	}

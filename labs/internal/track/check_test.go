@@ -45,7 +45,7 @@ func shellWords(t *testing.T, command string) []string {
 // result: a racy mistake that passed once must be tested again. hint and
 // the table of contents may take go test's cached result.
 func TestCheckRunsTheTestsEachTime(t *testing.T) {
-	needVerify(t)
+	expected.Verification(t)
 	// GOFLAGS=-count=1, as some run go test ./..., would turn the cache
 	// off for every go test, hint's too.
 	t.Setenv("GOFLAGS", "")

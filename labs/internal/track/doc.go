@@ -140,9 +140,9 @@
 //
 // # What the verification proves
 //
-// The track's proof runs with
+// The track's proof is part of the workbook's (expected.VerifyEnv):
 //
-//	go test ./labs/internal/track -verify
+//	AGENT_LOOP_LAB_VERIFY=1 go test ./...
 //
 // which .ci/run runs on every change; go test ./... leaves it out, so that
 // the learner's self-check answers in seconds. TestVerify copies every lab
@@ -160,7 +160,7 @@
 // costs a build, so a README's edit that makes a mistake's files shares
 // that mistake's copy. The other tests that run the go command (a learner's
 // way through lab 02, check's cache, the race detector, the process group)
-// run with -verify too.
+// are part of the proof too.
 //
 // # Exercises that stay true: the README grammar
 //

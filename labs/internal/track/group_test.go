@@ -2,6 +2,7 @@ package track
 
 import (
 	"context"
+	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -25,7 +26,7 @@ func aCopy(t *testing.T, wb *workbook, name, src string) string {
 // gets to its tests is ended after the timeout, with the line where it
 // hangs, and not after go test's own ten minutes.
 func TestAnEndlessInitIsAHangAtItsLine(t *testing.T) {
-	needVerify(t)
+	expected.Verification(t)
 	if runtime.GOOS != "linux" {
 		t.Skip("the dump of a hung test binary needs /proc")
 	}
@@ -45,7 +46,7 @@ func TestAnEndlessInitIsAHangAtItsLine(t *testing.T) {
 // TestAMemoryBlowUpIsNamed checks that a test that allocates without end
 // fails at the memory limit, as a fatal error check names.
 func TestAMemoryBlowUpIsNamed(t *testing.T) {
-	needVerify(t)
+	expected.Verification(t)
 	if runtime.GOOS != "linux" {
 		t.Skip("the memory limit is set on Unix, and tried on Linux")
 	}
@@ -62,7 +63,7 @@ func TestAMemoryBlowUpIsNamed(t *testing.T) {
 // the test binary it runs, even one that ignores Ctrl-C: nothing of them
 // outlives the track.
 func TestCtrlCEndsTheWholeGroup(t *testing.T) {
-	needVerify(t)
+	expected.Verification(t)
 	if runtime.GOOS != "linux" {
 		t.Skip("finding the test binary needs /proc")
 	}

@@ -3,6 +3,7 @@
 package track
 
 import (
+	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,7 +20,7 @@ import (
 // line. It runs only under -race, as .ci/run's second go test does, when the
 // race detector's packages are built already.
 func TestTheRaceDetectorSeesASharedSlice(t *testing.T) {
-	needVerify(t)
+	expected.Verification(t)
 	if testing.Short() {
 		t.Skip("-short: the test builds a copy of lab 05 with the race detector")
 	}

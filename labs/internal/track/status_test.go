@@ -3,6 +3,7 @@ package track
 import (
 	"bytes"
 	"context"
+	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"io"
 	"os"
 	"path/filepath"
@@ -49,7 +50,7 @@ func TestAStatusLineOnlyOnATerminal(t *testing.T) {
 // contents say, on the terminal, that go test runs, and blank the line
 // before the report.
 func TestCheckSaysWhatItDoesWhileItRuns(t *testing.T) {
-	needVerify(t)
+	expected.Verification(t)
 	wb := testWorkbook(t, true)
 	for _, lab := range []string{"01", "02"} {
 		require.Equal(t, 0, runCommand(t, wb, "start", lab).status)

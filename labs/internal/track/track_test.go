@@ -2,6 +2,7 @@ package track
 
 import (
 	"fmt"
+	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"os"
 	"path/filepath"
 	"slices"
@@ -18,7 +19,7 @@ import (
 // again, and look at the table of contents. It runs go test on the copy, so
 // it skips where the verification does.
 func TestALearnersWayThroughLab02(t *testing.T) {
-	needVerify(t)
+	expected.Verification(t)
 	if raceEnabled || testing.Short() {
 		t.Skip("runs go test on a copy of lab 02, as TestVerify does")
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"go/format"
 	"io"
 	"os"
@@ -33,7 +34,7 @@ import (
 // with "_", which go test ./... ignores, and runs one go vet and one go
 // test per phase for all of them at once.
 func TestVerify(t *testing.T) {
-	needVerify(t)
+	expected.Verification(t)
 	if raceEnabled {
 		t.Skip("the verification runs go test on copies of the labs; the race detector adds nothing to it, and .ci/run runs it once without")
 	}
