@@ -43,6 +43,7 @@ type report struct {
 	other      *finding // the first failing test that is in no exercise
 	golden     *finding // the first failing golden test
 	warnings   []note   // changed or missing test files
+	watching   bool     // the report is one of watch's, which does not advise watch
 }
 
 // A note is a message and its arguments.

@@ -470,3 +470,29 @@ func TestTheREADMEsSayHowLongATestMayRun(t *testing.T) {
 		assert.Contains(t, strings.ReplaceAll(string(readme), "\n", " "), want, name)
 	}
 }
+
+// TestWatchDoesNotAdviseWatch checks that the reports watch prints leave
+// out the advice to run watch, which is running.
+func TestWatchDoesNotAdviseWatch(t *testing.T) {
+	lab := labOf(t, "02-loop")
+	r := brokenRuleReport(t, testWorkbook(t, false), lab)
+	assert.Contains(t, writeReport(r, English), "go run ./labs watch 02-loop")
+	r.watching = true
+	text := writeReport(r, English)
+	assert.NotContains(t, text, "go run ./labs watch")
+	assert.Contains(t, text, "go run ./labs hint 02-loop")
+}
+
+// TestAFinishedLabSaysAllThatPasses checks that the table of contents says
+// of a finished lab what check says: every exercise, the other tests and
+// the output pass.
+func TestAFinishedLabSaysAllThatPasses(t *testing.T) {
+	lab := labOf(t, "02-loop")
+	r := &report{lab: lab, rel: "_mywork/02-loop", checkedAll: true}
+	for i := range lab.Exercises {
+		r.exercises = append(r.exercises, exerciseResult{exercise: &lab.Exercises[i], broken: -1})
+	}
+	var toc bytes.Buffer
+	(&session{out: newPrinter(&toc, English, false)}).contentsOf(r)
+	assert.Equal(t, "    ✓ exercise 1: "+lab.Exercises[0].Title.EN+"\n    ✓ the lab's other tests\n    ✓ your output matches the lab's, byte for byte\n", toc.String())
+}

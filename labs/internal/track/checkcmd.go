@@ -12,6 +12,7 @@ func (s *session) check(ctx context.Context, lab *Lab) error {
 	if err != nil {
 		return err
 	}
+	r.watching = s.watching
 	r.write(s.out, s.nextLab(lab))
 	if !r.passes() {
 		return errFailed

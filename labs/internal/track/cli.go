@@ -45,6 +45,8 @@ type session struct {
 	status *statusLine
 	force  bool
 	getenv func(string) string
+	// watching is set while watch runs: its reports do not advise it.
+	watching bool
 }
 
 // commands are the subcommands, by name.

@@ -128,8 +128,11 @@ func (s *session) contentsOf(r *report) {
 	case r.other != nil:
 		p.sayIn(p.bad, msgTOCOther, printable(r.other.test))
 	case r.golden != nil:
+		p.sayIn(p.good, msgTOCOthersPass)
 		p.sayIn(p.bad, msgTOCGolden, goldenRule.In(p.lang))
 	default:
+		// As check says it: the other tests pass, and the output too.
+		p.sayIn(p.good, msgTOCOthersPass)
 		p.sayIn(p.good, msgTOCDone, goldenRule.In(p.lang))
 	}
 }

@@ -209,6 +209,7 @@ LAB 是实验的目录名、编号，或者名字的开头（带不带编号都�
 	msgTOCIsAFile     = Text{EN: "    ✗ %s is not a directory", ZH: "    ✗ %s 不是目录"}
 	msgTOCNotRun      = Text{EN: "    · exercise %d: %s: not checked, an earlier test crashed or did not finish", ZH: "    · 练习 %d：%s：没有检查，因为前面有测试崩溃了或没有结束"}
 	msgTOCNotChecked  = Text{EN: "    · the lab's other tests and your output: not checked, %s", ZH: "    · 实验的其他测试和你的输出：没有检查（%s）"}
+	msgTOCOthersPass  = Text{EN: "    ✓ the lab's other tests", ZH: "    ✓ 实验的其他测试"}
 	msgTOCOther       = Text{EN: "    ✗ a test outside the exercises fails: %s", ZH: "    ✗ 练习之外的一个测试失败了：%s"}
 	msgTOCGolden      = Text{EN: "    ✗ %s", ZH: "    ✗ %s"}
 	msgTOCDone        = Text{EN: "    ✓ %s", ZH: "    ✓ %s"}

@@ -159,7 +159,9 @@ func (r *report) writeBuildNext(p *printer) {
 	}
 	p.say(msgNextBuild, p.where(r.lab, at, r.rel+"/"+at.file))
 	p.say(msgNextHintCode, r.lab.Name)
-	p.say(msgNextWatch, r.lab.Name)
+	if !r.watching {
+		p.say(msgNextWatch, r.lab.Name)
+	}
 }
 
 // writeNext says what to do next.
@@ -185,7 +187,9 @@ func (r *report) writeNext(p *printer, next string) {
 			p.say(msgNextWrite, r.lab.number(ex), p.list(dedupe(markers)), files, r.lab.Section.In(p.lang))
 		}
 		p.say(msgNextHint, name)
-		p.say(msgNextWatch, name)
+		if !r.watching {
+			p.say(msgNextWatch, name)
+		}
 	case r.other != nil && r.other.test == "":
 		p.say(msgNextCheckAgain, name)
 	case r.golden != nil && r.golden.why == msgMissingTest:

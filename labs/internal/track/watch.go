@@ -21,6 +21,8 @@ func (s *session) watch(ctx context.Context, lab *Lab) error {
 	}
 	dir := s.wb.copyDir(lab.Name)
 	s.out.say(msgWatching, s.wb.rel(dir))
+	// The reports leave out the advice to run watch, which runs.
+	s.watching = true
 	check := func() {
 		err := s.check(ctx, lab)
 		if err != nil && !errors.Is(err, errFailed) && ctx.Err() == nil {
