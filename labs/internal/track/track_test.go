@@ -36,33 +36,42 @@ func TestALearnersWayThroughLab02(t *testing.T) {
 	assert.Contains(t, res.stdout, "Next: write exercise 1 at the run-loop markers in "+wb.rel(wb.copyDir("02-loop"))+"/loop.go")
 	assert.NotContains(t, res.stdout, "Error Trace")
 
+	// hint gives the hints of the rule check names, one more each time,
+	// then points to the lab's lines.
+	lab := labOf(t, "02-loop")
+	rule, region := lab.Exercises[0].Rules[0], lab.Exercises[0].Regions[0]
+	ruleHints, codeHints := len(rule.Hints)+1, len(region.Hints)+1
 	res = runCommand(t, wb, "hint", "02")
 	assert.Equal(t, 0, res.status)
-	assert.Contains(t, res.stdout, "Hint 1 of 4 for exercise 1 of 02-loop")
-	res = runCommand(t, wb, "hint", "02")
-	assert.Contains(t, res.stdout, "Hint 2 of 4")
-	for range 3 {
+	assert.Contains(t, res.stdout, fmt.Sprintf("Hint 1 of %d, for the broken rule of exercise 1 (1 of %d): %s\n", ruleHints, len(lab.Exercises[0].Rules), rule.Text.EN))
+	assert.Contains(t, res.stdout, "\n  "+firstLine(rule.Hints[0].EN))
+	for range ruleHints + 1 {
 		res = runCommand(t, wb, "hint", "02")
 	}
-	assert.Contains(t, res.stdout, "Hint 4 of 4")
-	assert.Contains(t, res.stdout, "labs/02-loop/loop.go:47-80", "the last hint points to the lab's lines")
+	assert.Contains(t, res.stdout, fmt.Sprintf("Hint %d of %d,", ruleHints, ruleHints))
+	assert.Contains(t, res.stdout, "labs/02-loop/loop.go:", "the last hint points to the lab's lines")
 	assert.Contains(t, res.stdout, "That is the last hint.")
 
-	// Code that does not compile still gets a hint, of the exercise its
-	// first error is in; an error elsewhere gets none.
+	// Code that does not compile gets the hints of the code where its
+	// first error is; an error elsewhere gets none.
 	loop := filepath.Join(wb.copyDir("02-loop"), "loop.go")
 	starter, err := os.ReadFile(loop)
 	require.NoError(t, err)
+	codeHint := fmt.Sprintf("for the code of exercise 1 (%s) in %s:\n", lab.Exercises[0].Title.EN, wb.rel(loop))
 	require.NoError(t, os.WriteFile(loop, []byte(strings.Replace(string(starter), "// exercise: run-loop\n", "// exercise: run-loop\n\tnotYetWritten()\n", 1)), 0o644))
 	res = runCommand(t, wb, "hint", "02")
 	assert.Equal(t, 0, res.status, res.stdout)
-	assert.Contains(t, res.stdout, "Your code does not compile yet: go run ./labs check 02-loop shows the compiler's errors. The first is in this exercise's code.\n")
-	assert.Contains(t, res.stdout, "Hint 4 of 4 for exercise 1 of 02-loop")
+	assert.Contains(t, res.stdout, "Your code does not compile yet: go run ./labs check 02-loop shows the compiler's errors. The first is in the code of exercise 1, in "+wb.rel(loop)+".\n")
+	assert.Contains(t, res.stdout, fmt.Sprintf("Hint 1 of %d, ", codeHints)+codeHint)
+	assert.Contains(t, res.stdout, "\n  "+firstLine(region.Hints[0].EN))
+	res = runCommand(t, wb, "check", "02")
+	assert.Contains(t, res.stdout, "Next: fix the first error above. The first is in the code of exercise 1, in "+wb.rel(loop)+".\n  go run ./labs hint 02-loop")
 	// So does code that go vet finds a mistake in.
 	require.NoError(t, os.WriteFile(loop, []byte(strings.Replace(string(starter), "// exercise: run-loop\n", "// exercise: run-loop\n\tfmt.Printf(\"%d\\n\", \"not a number\")\n", 1)), 0o644))
 	res = runCommand(t, wb, "hint", "02")
 	assert.Equal(t, 0, res.status, res.stdout)
-	assert.Contains(t, res.stdout, "go vet, which go test runs first, finds a mistake in your code: go run ./labs check 02-loop shows it. The first is in this exercise's code.\n")
+	assert.Contains(t, res.stdout, "go vet, which go test runs first, finds a mistake in your code: go run ./labs check 02-loop shows it. The first is in the code of exercise 1, in "+wb.rel(loop)+".\n")
+	assert.Contains(t, res.stdout, fmt.Sprintf("Hint %d of %d, ", min(2, codeHints), codeHints)+codeHint, "one more hint about the same code")
 	// An error outside the region that the code in it caused: the
 	// learner's code no longer uses an import.
 	unused := strings.Replace(string(starter), `return Result{}, fmt.Errorf("runLoop is not written yet")`, "return Result{}, nil", 1)
@@ -70,18 +79,17 @@ func TestALearnersWayThroughLab02(t *testing.T) {
 	require.NoError(t, os.WriteFile(loop, []byte(unused), 0o644))
 	res = runCommand(t, wb, "hint", "02")
 	assert.Equal(t, 0, res.status, res.stdout)
-	assert.Contains(t, res.stdout, "Your code does not compile yet: go run ./labs check 02-loop shows the compiler's errors. The first is in "+wb.rel(loop)+", outside the exercise's code; what you wrote in that file is the likely cause, such as an import it no longer uses.\n")
-	assert.NotContains(t, res.stdout, "The first is in this exercise's code.")
-	assert.Contains(t, res.stdout, "Hint 4 of 4 for exercise 1 of 02-loop")
+	assert.Contains(t, res.stdout, "Your code does not compile yet: go run ./labs check 02-loop shows the compiler's errors. The first is in "+wb.rel(loop)+", outside the code of exercise 1; what you wrote in that file is the likely cause, such as an import it no longer uses.\n")
+	assert.Contains(t, res.stdout, codeHint)
 	// go vet's finding outside the region says so too.
 	require.NoError(t, os.WriteFile(loop, append(slices.Clip(starter), "\nfunc vetMe() { fmt.Printf(\"%d\\n\", \"x\") }\n"...), 0o644))
 	res = runCommand(t, wb, "hint", "02")
-	assert.Contains(t, res.stdout, "go vet, which go test runs first, finds a mistake in your code: go run ./labs check 02-loop shows it. The first is in "+wb.rel(loop)+", outside the exercise's code;")
+	assert.Contains(t, res.stdout, "go vet, which go test runs first, finds a mistake in your code: go run ./labs check 02-loop shows it. The first is in "+wb.rel(loop)+", outside the code of exercise 1;")
 	// Without the markers, hint cannot tell where in the file the error is.
 	unmarked := strings.NewReplacer("// exercise: run-loop\n", "notYetWritten()\n", "// end of exercise: run-loop\n", "").Replace(string(starter))
 	require.NoError(t, os.WriteFile(loop, []byte(unmarked), 0o644))
 	res = runCommand(t, wb, "hint", "02")
-	assert.Contains(t, res.stdout, "Your code does not compile yet: go run ./labs check 02-loop shows the compiler's errors. The first is in "+wb.rel(loop)+", a file of this exercise; its markers there are gone, so where exactly is for you to see.\n")
+	assert.Contains(t, res.stdout, "Your code does not compile yet: go run ./labs check 02-loop shows the compiler's errors. The first is in "+wb.rel(loop)+", a file of exercise 1; its markers there are gone, so where exactly is for you to see.\n")
 	require.NoError(t, os.WriteFile(loop, starter, 0o644))
 	print := filepath.Join(wb.copyDir("02-loop"), "print.go")
 	printSrc, err := os.ReadFile(print)
@@ -89,7 +97,9 @@ func TestALearnersWayThroughLab02(t *testing.T) {
 	require.NoError(t, os.WriteFile(print, append(slices.Clip(printSrc), "\nfunc broken() { notYetWritten() }\n"...), 0o644))
 	res = runCommand(t, wb, "hint", "02")
 	assert.Equal(t, 1, res.status)
-	assert.Contains(t, res.stdout, "Hints are for code that compiles.")
+	assert.Contains(t, res.stdout, "Its first error is in no file of an exercise, so no hint fits it.")
+	res = runCommand(t, wb, "check", "02")
+	assert.Contains(t, res.stdout, "Next: fix the first error above, then go run ./labs check 02-loop again.\n")
 	require.NoError(t, os.WriteFile(print, printSrc, 0o644))
 
 	res = runCommand(t, wb)
