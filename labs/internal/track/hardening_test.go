@@ -128,3 +128,22 @@ func TestAStartThatLosesTheRaceSaysTheCopyIsThere(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, entries, 1, "no temporary directory is left")
 }
+
+// TestAMissingReturnIsInTheRegionAboveIt checks that the compiler's
+// "missing return", which it puts on the function's closing brace, right
+// after a region's end marker, counts as an error in that region's code.
+func TestAMissingReturnIsInTheRegionAboveIt(t *testing.T) {
+	dir := t.TempDir()
+	src := "package main\n\nfunc f() int {\n\t// exercise: a\n\t// end of exercise: a\n}\n\nfunc g() {\n\t// exercise: b\n\t// end of exercise: b\n}\n"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "a.go"), []byte(src), 0o644))
+	lab := &Lab{Exercises: []Exercise{
+		{ID: "a", Regions: []Region{{File: "a.go", ID: "a"}}},
+		{ID: "b", Regions: []Region{{File: "a.go", ID: "b"}}},
+	}}
+	at := firstError(lab, dir, []string{"_mywork/01-no-loop/a.go:6:1: missing return"})
+	require.NotNil(t, at.region)
+	assert.Equal(t, "a", at.region.ID)
+	assert.Equal(t, insideRegion, at.at)
+	at = firstError(lab, dir, []string{"_mywork/01-no-loop/a.go:8:1: something"})
+	assert.Equal(t, outsideRegion, at.at, "a line further is outside")
+}

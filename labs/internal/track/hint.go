@@ -216,7 +216,11 @@ func firstError(lab *Lab, dir string, build []string) errorPlace {
 				continue
 			}
 			p.at = outsideRegion
-			if fr.begin < p.line && p.line <= fr.end+1 {
+			// Lines count from 1, and a region's from 0: its code is on
+			// lines begin+2 to end. An error on its end marker's line or
+			// the next, a function's closing brace, where the compiler
+			// says "missing return", is about its code too.
+			if fr.begin < p.line && p.line <= fr.end+2 {
 				p.region, p.exercise, p.at = reg, e, insideRegion
 				return p
 			}
