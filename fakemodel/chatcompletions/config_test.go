@@ -54,7 +54,17 @@ func TestNewRejectsABadConfig(t *testing.T) {
 		{
 			name: "no scheme",
 			cfg:  Config{BaseURL: "localhost:11434/v1", ModelName: "m"},
-			want: `chat completions: base URL "localhost:11434/v1": want http:// or https:// and a host, such as http://localhost:11434/v1`,
+			want: `chat completions: base URL "localhost:11434/v1" has no scheme: add http://, as in http://localhost:11434/v1`,
+		},
+		{
+			name: "no scheme, an IP address",
+			cfg:  Config{BaseURL: "127.0.0.1:11434/v1", ModelName: "m"},
+			want: `chat completions: base URL "127.0.0.1:11434/v1" has no scheme: add http://, as in http://127.0.0.1:11434/v1`,
+		},
+		{
+			name: "another scheme",
+			cfg:  Config{BaseURL: "ftp://localhost:11434/v1", ModelName: "m"},
+			want: `chat completions: base URL "ftp://localhost:11434/v1": want http:// or https:// and a host, such as http://localhost:11434/v1`,
 		},
 		{
 			name: "not a URL",
