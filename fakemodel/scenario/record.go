@@ -20,11 +20,11 @@ import (
 // A Recorder writes a session down as a scenario while it happens, so that
 // the scenario replays it: the same events, in the same order, offline. Lab
 // 06's -chat -record uses one. The session tells it what the user and the
-// model did (Prompt, Reply, Failed, Entered, Interrupt, Left), what the
-// tools reported (Update), and every event as its trace line (See), on the
-// loop's goroutine as the event happens; Finish takes the history, for the
-// tools' results. Its methods are safe for concurrent use, and a nil
-// *Recorder records nothing.
+// model did (Prompt, Thinking, Reply, Failed, Entered, Interrupt, Left),
+// what the tools reported (Update), and every event as its trace line
+// (See), on the loop's goroutine as the event happens; Finish takes the
+// history, for the tools' results. Its methods are safe for concurrent use,
+// and a nil *Recorder records nothing.
 //
 // What makes the replay exact, and what it changes:
 //
@@ -57,6 +57,8 @@ type Recorder struct {
 	// prompt's.
 	prompted bool
 	prev     string // the previous trace line
+	// thinking is what the model reasoned before its next reply.
+	thinking string
 	calls    map[string]*recordedCall
 	// The calls that run side by side now, whose moments are ordered
 	// against each other: running is set once one of them has reported
@@ -113,6 +115,17 @@ func (r *Recorder) Prompt(text string) {
 	}
 }
 
+// Thinking records the reasoning that the model streamed before its next
+// reply, or before its request failed.
+func (r *Recorder) Thinking(text string) {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.thinking = oneLineText(text)
+}
+
 // Reply records a reply of the model.
 func (r *Recorder) Reply(m fakemodel.AssistantMessage) {
 	if r == nil {
@@ -120,7 +133,8 @@ func (r *Recorder) Reply(m fakemodel.AssistantMessage) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	reply := Reply{Text: oneLineText(m.Text)}
+	reply := Reply{Text: oneLineText(m.Text), Thinking: r.thinking}
+	r.thinking = ""
 	for _, c := range m.ToolCalls {
 		reply.ToolCalls = append(reply.ToolCalls, ToolCall{ID: c.ID, Name: c.Name, Args: c.Arguments})
 	}
@@ -144,7 +158,8 @@ func (r *Recorder) Failed(message, partial string) {
 		message = "the request failed"
 	}
 	reason := "error"
-	r.s.Replies = append(r.s.Replies, Reply{Text: message, StopReason: &reason, Partial: oneLineText(partial)})
+	r.s.Replies = append(r.s.Replies, Reply{Text: message, StopReason: &reason, Partial: oneLineText(partial), Thinking: r.thinking})
+	r.thinking = ""
 }
 
 // Update records a progress note that the call callID reported.
