@@ -101,3 +101,12 @@ func TestAPasswordInTheBaseURLDoesNotPrint(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "m at https://user:xxxxx@proxy.example/v1", m.String())
 }
+
+// TestANameThatDoesNotPrintIsQuoted: a model's name comes from the command
+// line, and may hold a terminal's escape sequence; the banner that names
+// the model must not send it to the terminal.
+func TestANameThatDoesNotPrintIsQuoted(t *testing.T) {
+	m, err := New(Config{BaseURL: DefaultBaseURL, ModelName: "qwen3\x1b]0;owned\a\x1b[2J"})
+	require.NoError(t, err)
+	assert.Equal(t, `"qwen3\x1b]0;owned\a\x1b[2J" at http://localhost:11434/v1`, m.String())
+}

@@ -9,7 +9,9 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 )
@@ -45,9 +47,20 @@ func newModel(cfg Config, dial dialFunc) (*Model, error) {
 	return &Model{cfg: cfg, endpoint: endpoint, client: newClient(cfg, dial)}, nil
 }
 
-// String describes the model: its name and the API's address, never the key.
+// String describes the model: its name and the API's address, never the
+// key. A name or an address with a character that does not print as
+// itself, such as a terminal's escape, is quoted as in Go.
 func (m *Model) String() string {
-	return fmt.Sprintf("%s at %s", m.cfg.ModelName, m.baseURL())
+	return fmt.Sprintf("%s at %s", printable(m.cfg.ModelName), printable(m.baseURL()))
+}
+
+// printable returns s as it is if every character of it prints as itself,
+// and quoted as in Go otherwise.
+func printable(s string) string {
+	if strings.ContainsFunc(s, func(r rune) bool { return r != ' ' && !unicode.IsPrint(r) }) {
+		return strconv.Quote(s)
+	}
+	return s
 }
 
 // GoString is what %#v prints: the same as String, in the type's name.

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 
@@ -98,6 +99,18 @@ func NewRecorder(tools map[string]bool, queueMode string, sequential bool) *Reco
 		r.s.ToolExecution = &mode
 	}
 	return r
+}
+
+// StopAfterTurn records the turn limit of the session's runs, as the
+// scenario's stopAfterTurn: a replay stops each run where the session's
+// stopped.
+func (r *Recorder) StopAfterTurn(n int) {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.s.StopAfterTurn = n
 }
 
 // Prompt records the prompt of the next run.
@@ -319,6 +332,10 @@ func occurrence(m moment) *int {
 // nothing to replay.
 var ErrNoPrompt = errors.New("the session had no prompt")
 
+// ErrTooLarge is Encode's error for a session longer than a scenario file
+// may be (MaxBytes).
+var ErrTooLarge = errors.New("more than the bytes a scenario file may hold")
+
 // Encode returns the session as a scenario file, given the agent's history
 // at its end, whose tool results say what each call returned. It checks
 // the file as Load would, so that what it returns always replays, and fails
@@ -354,7 +371,7 @@ func (r *Recorder) Encode(history []fakemodel.Message) ([]byte, error) {
 		return nil, err
 	}
 	if data.Len() > MaxBytes {
-		return nil, fmt.Errorf("the session takes %d bytes as a scenario, more than the %d a scenario file may hold", data.Len(), MaxBytes)
+		return nil, fmt.Errorf("the session takes %d bytes as a scenario, %w (%d)", data.Len(), ErrTooLarge, MaxBytes)
 	}
 	if _, err := Parse("the recording", data.Bytes()); err != nil {
 		return nil, fmt.Errorf("the recording would not replay: %w", err)
@@ -428,7 +445,7 @@ func CanWriteNew(path string) error {
 	if _, err := os.Lstat(path); err == nil {
 		return errors.New("the file exists, and a recording never replaces a file: name another, or remove it")
 	}
-	probe, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	probe, err := createTemp(path)
 	if err != nil {
 		return fmt.Errorf("cannot write there: %w", pathless(err))
 	}
@@ -452,13 +469,31 @@ func pathless(err error) error {
 	return err
 }
 
+// createTemp creates a new file beside path, for WriteNew to link to path.
+// Unlike os.CreateTemp, which makes a file only its owner may read, it
+// makes one with the mode of any new file, 0666 less the umask: a
+// recording is a file like any other the user writes.
+func createTemp(path string) (*os.File, error) {
+	dir, base := filepath.Dir(path), filepath.Base(path)
+	for n := 0; ; n++ {
+		name := filepath.Join(dir, fmt.Sprintf(".%s.%d-%d.tmp", base, os.Getpid(), tempCount.Add(1)))
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if !errors.Is(err, fs.ErrExist) || n == 1000 {
+			return f, err
+		}
+	}
+}
+
+// tempCount numbers the temporary files of this process.
+var tempCount atomic.Int64
+
 // WriteNew writes data to a new file at path: never half a file, and never
 // over a file that exists. It writes a temporary file beside path first,
 // then links it to path, which fails if path exists. Its errors name no
 // path: the caller names the file.
 func WriteNew(path string, data []byte) (err error) {
 	defer func() { err = pathless(err) }()
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	tmp, err := createTemp(path)
 	if err != nil {
 		return err
 	}

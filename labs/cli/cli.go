@@ -111,8 +111,8 @@ func Main(program Program) {
 // stopped it. Main calls Run; a lab's tests call it to check its command
 // line.
 func Run(ctx context.Context, program Program, args []string, stdout, stderr io.Writer) int {
-	out := &checkedWriter{w: stdout}
-	err := program(ctx, args, out, stderr)
+	out := newCheckedWriter(stdout)
+	err := program(context.WithValue(ctx, outputLostKey, (<-chan struct{})(out.lost)), args, out, stderr)
 	if out.err != nil && (err == nil || errors.Is(err, flag.ErrHelp)) {
 		err = fmt.Errorf("write output: %w", out.err)
 	}

@@ -92,11 +92,11 @@ func (r *Run) Delta(chunk string) {
 // Thinking prints one chunk of the model's reasoning, which a model that
 // thinks before it answers streams apart from its reply: on a line of its
 // own, "model thinks:", dimmed, because it is no part of the reply. A line
-// break in it prints as a space, so that the reasoning stays on its line,
-// as a recording holds it.
+// break or a tab in it prints as a space, so that the reasoning stays on its
+// line, as a recording holds it.
 func (r *Run) Thinking(chunk string) {
 	r.startLine(thinkingLine, r.dim.Sprint("model thinks:"))
-	fmt.Fprint(r.w, r.dim.Sprint(strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(chunk)))
+	fmt.Fprint(r.w, r.dim.Sprint(strings.NewReplacer("\n", " ", "\r", " ", "\t", " ").Replace(chunk)))
 }
 
 // Aside prints a line that tells no event, such as what a simulated user
