@@ -233,8 +233,10 @@ type line struct {
 // takes each Ctrl-C for itself (cli.Interrupts), runs each prompt with run
 // on agent, which must have the chat's model and tools, and prints the runs
 // as s says. At the end it writes the recording, if any. SIGTERM and SIGHUP
-// (cli.Hangups) end the session as a Ctrl-C and the end of input would
-// together, so that a closed terminal still leaves the recording.
+// (cli.Hangups), and standard output that can no longer be written
+// (cli.OutputLost), end the session as a Ctrl-C and the end of input would
+// together, so that a closed terminal, or a pipe whose reader has gone,
+// still leaves the recording; so does an error reading standard input.
 func (c *Chat) Run(ctx context.Context, s Show, agent Agent, run Run) error {
 	c.show, c.agent = s, agent
 	interrupts := cli.Interrupts(ctx)
