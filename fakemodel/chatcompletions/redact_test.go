@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"testing/quick"
 
 	"github.com/stretchr/testify/assert"
 )
@@ -64,4 +65,30 @@ func TestRedactAPieceAtATime(t *testing.T) {
 	p := newPieceRedactor(key)
 	assert.Equal(t, "a ", p.add("a sk-SEN"), "the start of what may be the key waits")
 	assert.Equal(t, "sk-SEN b", p.add(" b")+p.flush(), "and passes once it is not")
+}
+
+// TestNoPieceOfTheKeySurvives: whatever pieces of the key a text holds, cut
+// and joined anyhow, the redacted text holds no 8 characters in a row of
+// the key.
+func TestNoPieceOfTheKeySurvives(t *testing.T) {
+	key := sentinelKey()
+	check := func(cuts []uint8, noise []string) bool {
+		var b strings.Builder
+		for i, c := range cuts {
+			start := int(c) % len(sentinel)
+			end := min(len(sentinel), start+int(c)%13)
+			b.WriteString(sentinel[start:end])
+			if i < len(noise) {
+				b.WriteString(noise[i])
+			}
+		}
+		out := key.redact(b.String())
+		for i := 0; i+minPiece <= len(sentinel); i++ {
+			if strings.Contains(out, sentinel[i:i+minPiece]) {
+				return false
+			}
+		}
+		return true
+	}
+	assert.NoError(t, quick.Check(check, &quick.Config{MaxCount: 2000}))
 }
