@@ -357,13 +357,18 @@ func TestAFailedModelRequestStillEndsTheRun(t *testing.T) {
 // ends the run with stop reason error, and the reply in the history keeps
 // the words that streamed, as Pi's does.
 func TestAFailedStreamKeepsItsText(t *testing.T) {
-	model := breakingStream{"Let ", "me"}
-	events := loopEvents(context.Background(), Config{Model: model})
-	require.Equal(t, ModelError, summarize(events).stopReason())
-	end := events[len(events)-1].(AgentEnd)
-	failed, ok := end.Messages[len(end.Messages)-1].(fakemodel.AssistantMessage)
-	require.True(t, ok, "the last message is the failed reply")
-	assert.Equal(t, fakemodel.AssistantMessage{Text: "Let me", StopReason: fakemodel.StopReasonError, ErrorMessage: "the stream broke off"}, failed)
+	s, err := scenario.Parse("x.json", []byte(`{"prompt": "go", "replies": [{"text": "the stream broke off", "stopReason": "error", "partial": "Let me"}]}`))
+	require.NoError(t, err)
+	for name, model := range map[string]fakemodel.Model{"a stream": breakingStream{"Let ", "me"}, "a scenario's partial text": s.Model()} {
+		events := loopEvents(context.Background(), Config{Model: model})
+		require.Equal(t, ModelError, summarize(events).stopReason())
+		end := events[len(events)-1].(AgentEnd)
+		failed, ok := end.Messages[len(end.Messages)-1].(fakemodel.AssistantMessage)
+		require.True(t, ok, "the last message is the failed reply")
+		assert.Equal(t, "Let me", failed.Text, name)
+		assert.Equal(t, fakemodel.StopReasonError, failed.StopReason, name)
+		assert.Contains(t, failed.ErrorMessage, "the stream broke off", name)
+	}
 }
 
 // breakingStream is a model whose stream sends its words, then breaks off.
