@@ -1,7 +1,6 @@
 package chatcompletions
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"net/url"
@@ -78,11 +77,15 @@ type APIKey struct {
 // is read from the environment, never from a flag, because a flag shows in
 // the shell's history and in the list of running processes.
 func APIKeyFromEnv() APIKey {
-	k := strings.TrimSpace(os.Getenv("OPENAI_API_KEY"))
-	if k == "" {
+	return newAPIKey(strings.TrimSpace(os.Getenv("OPENAI_API_KEY")))
+}
+
+// newAPIKey returns key as an APIKey: the zero APIKey if key is empty.
+func newAPIKey(key string) APIKey {
+	if key == "" {
 		return APIKey{}
 	}
-	return APIKey{key: &k}
+	return APIKey{key: &key}
 }
 
 // IsSet reports whether there is a key to send.
@@ -99,63 +102,27 @@ func (k APIKey) String() string {
 // GoString is what %#v prints: the same as String.
 func (k APIKey) GoString() string { return k.String() }
 
-// redact replaces the key, wherever it occurs in s, with "[redacted]". A
-// server may quote the header it rejected in its error message, and that
-// message ends up in the history.
+// redact replaces the key in s, and every run of minPiece or more of its
+// characters in a row, written as they are or escaped (see unit), with
+// "[redacted]". A server may quote the header it rejected in its error
+// message, cut short, and that message ends up in the history.
 func (k APIKey) redact(s string) string {
 	if !k.IsSet() {
 		return s
 	}
-	return strings.ReplaceAll(s, *k.key, "[redacted]")
+	return newSecret(*k.key).redact(s)
 }
 
-// redactBytes is redact for what the server sent. The model redacts each
-// line of the stream and the start of an error body as it reads them,
-// before an error message cuts a long text short: a key cut in two would
-// no longer be found, and half a key is still a secret.
+// redactBytes is redact for what the server sent, such as the start of an
+// error body, before anything decodes or quotes it.
 func (k APIKey) redactBytes(b []byte) []byte {
-	if !k.IsSet() || !bytes.Contains(b, []byte(*k.key)) {
+	if !k.IsSet() {
 		return b
 	}
-	return bytes.ReplaceAll(b, []byte(*k.key), []byte("[redacted]"))
-}
-
-// redactStart is redactBytes for the start of a text that goes on: the
-// start may end in the first bytes of the key, which it drops too.
-func (k APIKey) redactStart(start []byte) []byte {
-	start = k.redactBytes(start)
-	return start[:len(start)-k.startAtEnd(string(start))]
-}
-
-// redactPiece redacts the key from a text that arrives in pieces, where a
-// piece may end inside the key. held is the end of the text so far that
-// was not passed on yet; redactPiece adds piece to it and returns what can
-// be passed on now, keeping back an end that may be the start of the key.
-// At the end of the text, what is still held is passed on as it is.
-func (k APIKey) redactPiece(held *string, piece string) string {
-	text := *held + piece
-	if !k.IsSet() {
-		*held = ""
-		return text
+	if s := k.redact(string(b)); s != string(b) {
+		return []byte(s)
 	}
-	text = k.redact(text)
-	cut := len(text) - k.startAtEnd(text)
-	*held = text[cut:]
-	return text[:cut]
-}
-
-// startAtEnd returns the length of the longest end of text that is the
-// start of the key, but not the whole key: 0 if none, or if no key is set.
-func (k APIKey) startAtEnd(text string) int {
-	if !k.IsSet() {
-		return 0
-	}
-	for n := min(len(*k.key)-1, len(text)); n > 0; n-- {
-		if strings.HasSuffix(text, (*k.key)[:n]) {
-			return n
-		}
-	}
-	return 0
+	return b
 }
 
 // withDefaults returns c with its zero limits replaced by the defaults.
@@ -180,7 +147,15 @@ func (c Config) endpoint() (*url.URL, error) {
 	if c.ConnectTimeout < 0 || c.IdleTimeout < 0 || c.MaxResponseBytes < 0 {
 		return nil, fmt.Errorf("negative limit: connect timeout %v, idle timeout %v, max response bytes %d; use 0 for the default", c.ConnectTimeout, c.IdleTimeout, c.MaxResponseBytes)
 	}
-	u, err := url.Parse(strings.TrimSpace(c.BaseURL))
+	raw := strings.TrimSpace(c.BaseURL)
+	if !strings.Contains(raw, "://") {
+		// "localhost:11434/v1" and "127.0.0.1:11434/v1" look right, and
+		// fail: a URL starts with its scheme.
+		if u, err := url.Parse("http://" + raw); err == nil && u.Host != "" {
+			return nil, fmt.Errorf("base URL %q has no scheme: add http://, as in %s", u.Redacted()[len("http://"):], u.Redacted())
+		}
+	}
+	u, err := url.Parse(raw)
 	if err != nil {
 		return nil, fmt.Errorf("base URL %q: %v", c.BaseURL, errors.Unwrap(err))
 	}

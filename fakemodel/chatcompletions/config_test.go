@@ -54,7 +54,17 @@ func TestNewRejectsABadConfig(t *testing.T) {
 		{
 			name: "no scheme",
 			cfg:  Config{BaseURL: "localhost:11434/v1", ModelName: "m"},
-			want: `chat completions: base URL "localhost:11434/v1": want http:// or https:// and a host, such as http://localhost:11434/v1`,
+			want: `chat completions: base URL "localhost:11434/v1" has no scheme: add http://, as in http://localhost:11434/v1`,
+		},
+		{
+			name: "no scheme, an IP address",
+			cfg:  Config{BaseURL: "127.0.0.1:11434/v1", ModelName: "m"},
+			want: `chat completions: base URL "127.0.0.1:11434/v1" has no scheme: add http://, as in http://127.0.0.1:11434/v1`,
+		},
+		{
+			name: "another scheme",
+			cfg:  Config{BaseURL: "ftp://localhost:11434/v1", ModelName: "m"},
+			want: `chat completions: base URL "ftp://localhost:11434/v1": want http:// or https:// and a host, such as http://localhost:11434/v1`,
 		},
 		{
 			name: "not a URL",
@@ -90,4 +100,13 @@ func TestAPasswordInTheBaseURLDoesNotPrint(t *testing.T) {
 	m, err := New(Config{BaseURL: "https://user:hunter2@proxy.example/v1", ModelName: "m"})
 	require.NoError(t, err)
 	assert.Equal(t, "m at https://user:xxxxx@proxy.example/v1", m.String())
+}
+
+// TestANameThatDoesNotPrintIsQuoted: a model's name comes from the command
+// line, and may hold a terminal's escape sequence; the banner that names
+// the model must not send it to the terminal.
+func TestANameThatDoesNotPrintIsQuoted(t *testing.T) {
+	m, err := New(Config{BaseURL: DefaultBaseURL, ModelName: "qwen3\x1b]0;owned\a\x1b[2J"})
+	require.NoError(t, err)
+	assert.Equal(t, `"qwen3\x1b]0;owned\a\x1b[2J" at http://localhost:11434/v1`, m.String())
 }

@@ -69,28 +69,70 @@
 //
 // # How the reply maps back
 //
+// The reply is read as pi-ai 0.83.0 reads it (src/api/openai-completions.ts),
+// rule by rule, so that a stream gives the reply it gives in Pi. Each rule
+// has a stream in testdata; testdata/pi-ai.mjs, a maintainer's script, feeds
+// them all to pi-ai itself and writes what it made of them to
+// testdata/pi-ai.json, and TestFixturesReadAsPiAiReadsThem checks this
+// package against that.
+//
 // The finish reason "stop" becomes [fakemodel.StopReasonStop], "tool_calls"
 // [fakemodel.StopReasonToolUse] and "length" [fakemodel.StopReasonLength].
-// So do their other names, as in pi-ai 0.83.0: "end", which some versions
-// of Ollama and LM Studio send, is "stop", and "function_call", from the
-// older functions API, is "tool_calls". A reply cut off by the length limit
-// keeps its tool calls, cut off or not: the loop answers each with an error
-// result instead of running it. Any other finish reason fails the request:
-// "content_filter" means the server's filter withheld the rest of the
-// reply, and a reason this package does not know may mean anything. Pi
-// does the same: such a reply ends with stop reason error.
+// So do their other names: "end", which some versions of Ollama and LM
+// Studio send, is "stop", and "function_call", from the older functions
+// API, is "tool_calls". A reply cut off by the length limit keeps its tool
+// calls: the loop answers each with an error result instead of running it.
+// Any other finish reason fails the request: "content_filter" means the
+// server's filter withheld the rest of the reply, and a reason this package
+// does not know may mean anything. Pi does the same: such a reply ends with
+// stop reason error.
 //
-// Tool calls are kept in the order of their index. A call's ID and name are
-// the first ones that arrive; its arguments are all the pieces, joined. A
-// call that comes without an ID gets one (call_1, call_2, ... counted over
-// the history, as the fake models number theirs), because the loop pairs
-// each result with its call by ID. Arguments that are valid JSON are kept,
-// compacted as Pi compacts them, and no arguments at all become {}. Arguments that are not
-// valid JSON are not a failed request: they are what the model wrote, and
-// the loop's check of the arguments turns them into an error result that
-// the model reads. They are kept as a JSON string that holds the text,
-// because a json.RawMessage that is not valid JSON makes json.Marshal fail,
-// and with it the encoding of any history that holds the call.
+// Each chunk counts by its first choice, whatever its index says: a request
+// asks for one reply. A chunk that is no JSON object, or whose choices are
+// no list, is skipped.
+//
+// A model that reasons before it answers streams its reasoning in a field of
+// its own: reasoning_content (llama.cpp's server, vLLM), reasoning (Ollama)
+// or reasoning_text; the first of them that holds text counts. It is no
+// part of the reply's text. Reply passes each piece to the function that
+// [fakemodel.WithOnThinking] put in the request's context, as it arrives,
+// so that a user sees that the model works; it does not keep it, and does
+// not send it back. (Pi keeps it in the reply, as a thinking block.)
+//
+// Tool calls come in the order their first pieces arrived, not in the order
+// of their indexes. A piece belongs to the call with its index, or else to
+// the call with its ID, or else starts a new call: a piece with neither
+// index nor ID is a new call, as a server that sends each call whole and
+// numbers none of them means it. A call's ID and name are the first ones
+// that arrive; its arguments are all the pieces, joined. Where this package
+// differs from pi-ai, it does on purpose:
+//
+//   - A call that comes without an ID gets one (call_1, call_2, ...
+//     counted over the history, as the fake models number theirs), where
+//     pi-ai leaves it empty: the loop pairs each result with its call by
+//     ID, and two calls without one would get each other's results.
+//   - Arguments that a server sends as a JSON object, not as a string that
+//     holds one, are that object. pi-ai adds the object to the text as
+//     JavaScript prints it, "[object Object]", and reads [] from that.
+//
+// The arguments are read as pi-ai reads them, in arguments.go: JSON as it
+// is; else JSON after pi-ai's repair, which escapes a raw line break or tab
+// inside a string and doubles a backslash that starts no escape, as in
+// "C:\Users"; else, for a call cut off at the end, what pi-ai's partial
+// parser makes of it: it closes what is open, so that {"city":"Oslo" is
+// {"city":"Oslo"}. No text at all is {}. What the arguments mean is then
+// written anew as compact JSON, as Pi writes it, so that a call prints the
+// same whatever spacing and escapes the model chose. One rule differs on
+// purpose: where the partial parser has to leave out something it cannot
+// read, as in {"city": Oslo}, or text after the value, pi-ai runs the tool
+// with what is left, often {}. This package does not run a tool with
+// arguments the model did not write. Such arguments cannot be read: they
+// stay the text the model wrote, which is not JSON (fakemodel.ToolCall
+// allows that), and the loop's check of the arguments answers the call
+// with an error result that says what is wrong with them, such as
+// "arguments are not valid JSON: invalid character 'O' looking for
+// beginning of value". Sent back to the server in the history, they go as
+// {}, as described above.
 //
 // # Failures and limits
 //
@@ -99,10 +141,28 @@
 // message is one line that says what happened: the HTTP status and the
 // server's own message, a stream that ended before the reply did, a line
 // or a chunk that is malformed (quoted), an error the server reported
-// mid-stream, or a limit. When the request's context is cancelled, Reply
-// returns at once with an error that wraps ctx.Err(), which the labs turn
-// into stop reason aborted. Either way the response is closed, the
-// connection with it, and no goroutine is left behind.
+// mid-stream, or a limit. A stream that fails keeps its text: every piece
+// that arrived has gone to OnText before Reply returns, as pi-ai keeps it
+// in its reply. When the request's context is cancelled, Reply returns at
+// once with an error that wraps ctx.Err(), which the labs turn into stop
+// reason aborted. Either way the response is closed, the connection with
+// it, and no goroutine is left behind.
+//
+// Errors follow pi-ai too. A chunk whose "error" field is set fails the
+// request with its message. A chunk that only looks like an error, such as
+// vLLM's {"object": "error", "message": ...} or an event named error whose
+// data has no "error" field, does not: pi-ai reads on, and a reply that
+// then ends properly stands. If the stream ends without a finish_reason
+// instead, as it does after vLLM's error, the error says so, with the
+// server's message, where pi-ai says only that the stream ended without
+// one. An event named error whose data is not JSON fails with that data as
+// the server's message.
+//
+// The first mistakes with a new server get a line that says what to do: a
+// base URL without its scheme ("localhost:11434/v1") is refused with "add
+// http://"; a 404 from a base URL without a path ("http://localhost:11434")
+// says "add /v1 to the base URL"; a server's error with a name and a
+// message, as {"error": "TypeError", "message": "..."}, shows both.
 //
 // Three limits keep a request from hanging or growing without end, each
 // with a default: [Config.ConnectTimeout], [Config.IdleTimeout] (the
@@ -112,8 +172,15 @@
 // variable, through [APIKeyFromEnv], and is sent as "Authorization:
 // Bearer". It never shows: not in an error, even one that quotes a server
 // that quoted the key, not in a reply whose text quotes it, and not when a
-// Config or a Model is printed. The model replaces the key with
-// "[redacted]" in each line the server sends, before it reads the line,
-// and in the reply's text and arguments, which a server may split inside
-// the key; it drops the start of a key that a limit cut off.
+// Config or a Model is printed. The model replaces with "[redacted]" the
+// key, and every run of 8 or more of its characters in a row, wherever
+// they occur: in an error message, in the Location of a redirect before it
+// is cut to 200 characters, in the reply's text and reasoning, which a
+// server may split inside the key, and in a tool call's ID, name and
+// arguments, strings within the arguments too. A character counts written
+// as it is, as a JSON escape ("\u002d" for "-", escaped once more inside a
+// JSON string) or as a URL escape ("%2D"). So a run of fewer than 8 of the
+// key's characters may show, as can a piece of the key written in any
+// other way; and any text that shares 8 characters in a row with the key,
+// such as a key's usual prefix ("sk-proj-"), is redacted too.
 package chatcompletions

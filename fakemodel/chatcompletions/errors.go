@@ -45,8 +45,9 @@ func cut(s string) string {
 // serverMessage returns the message of an error body or error event. Servers
 // differ: {"error": {"message": "..."}} is OpenAI's and most others',
 // {"error": "..."} is Ollama's and LM Studio's, {"message": "..."} an older
-// vLLM's, {"detail": ...} that of servers built on FastAPI. A body that is
-// none of these is its own message.
+// vLLM's, {"detail": ...} that of servers built on FastAPI. Some send two
+// of these, such as {"error": "TypeError", "message": "..."}: then both
+// show. A body that is none of these is its own message.
 func serverMessage(body []byte) string {
 	var e struct {
 		Error   json.RawMessage `json:"error"`
@@ -54,9 +55,13 @@ func serverMessage(body []byte) string {
 		Detail  json.RawMessage `json:"detail"`
 	}
 	if json.Unmarshal(body, &e) == nil {
-		for _, field := range []json.RawMessage{e.Error, e.Message, e.Detail} {
-			if msg := errorText(field); msg != "" {
-				return msg
+		errText, msg := errorText(e.Error), errorText(e.Message)
+		if _, isString := jsonString(e.Error); isString && msg != "" && msg != errText {
+			return errText + ": " + msg // a name, such as TypeError, and what happened
+		}
+		for _, text := range []string{errText, msg, errorText(e.Detail)} {
+			if text != "" {
+				return text
 			}
 		}
 	}
@@ -83,18 +88,6 @@ func errorText(field json.RawMessage) string {
 	return oneLine(string(field))
 }
 
-// failure reports whether a chunk is an error instead of a piece of the
-// reply, and its message.
-func (c wireChunk) failure() (string, bool) {
-	if msg := errorText(c.Error); msg != "" {
-		return msg, true
-	}
-	if c.Object == "error" {
-		return oneLine(c.Message), true
-	}
-	return "", false
-}
-
 // midStreamError describes an error that the server reported in the
 // stream, after its status said all was well.
 func midStreamError(msg string) error {
@@ -105,8 +98,9 @@ func midStreamError(msg string) error {
 }
 
 // statusError describes a response whose status is not 2xx: the status,
-// and the server's message from the body, if there is one.
-func statusError(resp *http.Response, body []byte) error {
+// the server's message from the body, if there is one, and what to do,
+// where a first-time mistake is the likely cause.
+func (m *Model) statusError(resp *http.Response, body []byte) error {
 	status := strconv.Itoa(resp.StatusCode)
 	if text := http.StatusText(resp.StatusCode); text != "" {
 		status += " " + text
@@ -117,7 +111,18 @@ func statusError(resp *http.Response, body []byte) error {
 		msg = serverMessage(body)
 	}
 	if loc := resp.Header.Get("Location"); loc != "" && resp.StatusCode/100 == 3 {
-		msg = "it moved to " + oneLine(loc) + "; point the base URL there"
+		// Redacted before it is cut: a long address may end in the key.
+		msg = "it moved to " + oneLine(m.cfg.APIKey.redact(loc)) + "; point the base URL there"
+	}
+	if resp.StatusCode == http.StatusNotFound && strings.Trim(m.basePath(), "/") == "" {
+		// Ollama, LM Studio, llama.cpp's server and vLLM all serve the
+		// API under /v1, and a base URL without it is the usual mistake.
+		hint := fmt.Sprintf("add /v1 to the base URL: %s/v1", strings.TrimRight(m.baseURL(), "/"))
+		if msg == "" {
+			msg = hint
+		} else {
+			msg += "; " + hint
+		}
 	}
 	if msg == "" {
 		return fmt.Errorf("the server answered %s", status)

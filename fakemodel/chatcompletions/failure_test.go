@@ -86,6 +86,13 @@ func TestReplyReportsTheServersError(t *testing.T) {
 			want:        "chat completions: the server answered 400 Bad Request: This model's maximum context length is 4096 tokens. Please reduce the length of the messages.",
 		},
 		{
+			name:        "the name of an exception and its message",
+			status:      http.StatusInternalServerError,
+			contentType: "application/json",
+			body:        `{"error":"TypeError","message":"Cannot read properties of undefined (reading 'map')"}`,
+			want:        "chat completions: the server answered 500 Internal Server Error: TypeError: Cannot read properties of undefined (reading 'map')",
+		},
+		{
 			name:        "detail",
 			status:      http.StatusNotFound,
 			contentType: "application/json",
@@ -140,6 +147,7 @@ func TestReplyRejectsABrokenStream(t *testing.T) {
 		{"malformed-json.sse", `chat completions: malformed JSON in the chunk at line 3 (unexpected end of JSON input): "{\"choices\":[{\"index\":0,\"delta\":{\"content\":\" there\"},\"finish_reason\":\"stop\"}]"`},
 		{"error-mid-stream.sse", "chat completions: the server reported an error mid-stream: The server had an error while processing your request."},
 		{"error-event.sse", "chat completions: the server reported an error mid-stream: model runner stopped unexpectedly"},
+		{"error-object-vllm.sse", "chat completions: the stream ended before the reply did: no finish_reason and no data: [DONE]; the server had reported an error: The model ran out of memory."},
 		{"done-before-finish.sse", "chat completions: the stream sent data: [DONE] at line 3, before a finish_reason said how the reply ended"},
 		{"content-filter.sse", "chat completions: the server's content filter stopped the reply (finish_reason content_filter)"},
 		{"unknown-finish-reason.sse", `chat completions: the reply ended with finish_reason "abort", which is none of stop, end, tool_calls, function_call and length`},
@@ -267,6 +275,23 @@ func TestReplyFailsOnAJSONDocumentInsteadOfAStream(t *testing.T) {
 	})
 }
 
+// TestAFirstTimeMistakeSaysWhatToDo: a base URL without /v1 is the usual
+// mistake with a local server, and its 404 says to add it.
+func TestAFirstTimeMistakeSaysWhatToDo(t *testing.T) {
+	for _, base := range []string{"", "/"} {
+		synctest.Test(t, func(t *testing.T) {
+			srv := startServer(t, respondWith(http.StatusNotFound, "text/plain", "404 page not found\n"))
+			m, err := newModel(Config{BaseURL: srv.URL + base, ModelName: "qwen3:8b", APIKey: sentinelKey()}, srv.network.dial)
+			require.NoError(t, err)
+			_, err = m.Reply(context.Background(), fakemodel.Request{Messages: weatherQuestion})
+			require.Error(t, err)
+			assert.Equal(t, "chat completions: the server answered 404 Not Found: 404 page not found; add /v1 to the base URL: "+srv.URL+"/v1", err.Error())
+			synctest.Wait()
+			srv.requireHungUp(t)
+		})
+	}
+}
+
 func TestReplyDoesNotFollowARedirect(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		srv := startServer(t, func(w http.ResponseWriter, r *http.Request) {
@@ -318,7 +343,9 @@ func TestReplyStopsWhenCancelled(t *testing.T) {
 				assert.Zero(t, reply)
 				assert.Zero(t, time.Since(start), "a cancelled request ends at once, not at a timeout")
 				if tt.firstWord {
-					assert.Equal(t, []string{"one"}, chunks, "no text may reach OnText after the cancellation")
+					// The key's characters at the end of a piece wait for
+					// the next one: "o" passes, "ne" may start the key.
+					assert.Equal(t, []string{"o"}, chunks, "no text may reach OnText after the cancellation")
 				}
 				synctest.Wait()
 				srv.requireHungUp(t)

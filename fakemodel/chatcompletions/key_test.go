@@ -21,10 +21,7 @@ import (
 const sentinel = "sk-SENTINEL-must-never-show-4f1c9a"
 
 // sentinelKey returns the sentinel as an APIKey, as APIKeyFromEnv would.
-func sentinelKey() APIKey {
-	k := sentinel
-	return APIKey{key: &k}
-}
+func sentinelKey() APIKey { return newAPIKey(sentinel) }
 
 // requireNoKey fails the test if err shows the sentinel key, or a piece of
 // it long enough to matter, in any of the ways a program may print it.
@@ -108,6 +105,12 @@ func TestTheKeyNeverPrintsWhenTheServerQuotesIt(t *testing.T) {
 		"in a finish reason": func(auth string) (int, string, string) {
 			return http.StatusOK, "text/event-stream", fmt.Sprintf("data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":%q}]}\n\ndata: [DONE]\n\n", auth)
 		},
+		"JSON-escaped in an error body": func(auth string) (int, string, string) {
+			return http.StatusUnauthorized, "application/json", fmt.Sprintf(`{"error":{"message":"invalid header %s"}}`, jsonEscapeAll(auth))
+		},
+		"JSON-escaped in a malformed chunk": func(auth string) (int, string, string) {
+			return http.StatusOK, "text/event-stream", fmt.Sprintf("data: {\"x\":\"%s\"\n\n", jsonEscapeAll(auth))
+		},
 	}
 	// An error message quotes the start of what the server sent, up to a
 	// limit: the key must not show whole, nor cut at that limit.
@@ -126,12 +129,74 @@ func TestTheKeyNeverPrintsWhenTheServerQuotesIt(t *testing.T) {
 					})
 					err := failedReply(t, srv, Config{})
 					if pad == "" {
-						assert.Contains(t, err.Error(), "Bearer [redacted]", "the server's message shows, with the key replaced")
+						assert.Contains(t, err.Error(), "[redacted]", "the server's message shows, with the key replaced")
 					}
 				})
 			})
 		}
 	}
+}
+
+// jsonEscapeAll writes every character of s as a JSON \u escape, as a
+// server may write a key's "-" as "\u002d".
+func jsonEscapeAll(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		fmt.Fprintf(&b, `\u%04x`, r)
+	}
+	return b.String()
+}
+
+// TestTheKeyNeverShowsInARedirect: a redirect's Location is quoted in the
+// error, cut to its first 200 characters; an address that ends in the key
+// must not give away the part of the key before the cut.
+func TestTheKeyNeverShowsInARedirect(t *testing.T) {
+	for _, pad := range []int{0, maxQuote - 40, maxQuote - 25, maxQuote - 10} {
+		t.Run(fmt.Sprintf("the key after %d characters", pad), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				srv := startServer(t, func(w http.ResponseWriter, r *http.Request) {
+					key := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+					w.Header().Set("Location", "https://fixture.test/"+strings.Repeat("p", pad)+"?k="+key)
+					w.Header().Set("Content-Length", "0")
+					w.WriteHeader(http.StatusFound)
+				})
+				err := failedReply(t, srv, Config{})
+				assert.Contains(t, err.Error(), "302 Found: it moved to https://fixture.test/")
+			})
+		})
+	}
+}
+
+// TestTheKeyNeverShowsEscaped: a server may write the key's characters as
+// JSON escapes, in a piece of text, in a call's arguments, ID or name, or in
+// the model's reasoning. Decoded, they are the key, and are redacted.
+func TestTheKeyNeverShowsEscaped(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := startServer(t, func(w http.ResponseWriter, r *http.Request) {
+			escaped := jsonEscapeAll(strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "))
+			chunk := func(delta string) string {
+				return fmt.Sprintf("data: {\"choices\":[{\"index\":0,\"delta\":%s}]}\n\n", delta)
+			}
+			body := chunk(`{"reasoning_content":"The key is `+escaped+`."}`) +
+				chunk(`{"content":"Your key: `+escaped+`."}`) +
+				// In the arguments, escaped once in the string that holds
+				// them, and once more inside: a string in a string.
+				chunk(`{"tool_calls":[{"index":0,"id":"`+escaped+`","function":{"name":"`+escaped+`","arguments":"{\"q\":\"`+strings.ReplaceAll(escaped, `\`, `\\`)+`\"}"}}]}`) +
+				chunk(`{"tool_calls":[{"index":1,"id":"call_2","function":{"name":"notes","arguments":"{\"q\": `+strings.ReplaceAll(escaped, `\`, `\\`)+`}"}}]}`) +
+				"data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\ndata: [DONE]\n\n"
+			respondWith(http.StatusOK, "text/event-stream", body)(w, r)
+		})
+		var thinking strings.Builder
+		ctx := fakemodel.WithOnThinking(context.Background(), func(s string) { thinking.WriteString(s) })
+		reply, err := srv.model(t, Config{APIKey: sentinelKey()}).Reply(ctx, fakemodel.Request{Messages: weatherQuestion})
+		require.NoError(t, err)
+		assert.Equal(t, "The key is [redacted].", thinking.String())
+		assert.Equal(t, "Your key: [redacted].", reply.Text)
+		require.Len(t, reply.ToolCalls, 2)
+		assert.Equal(t, fakemodel.ToolCall{ID: "[redacted]", Name: "[redacted]", Arguments: json.RawMessage(`{"q":"[redacted]"}`)}, reply.ToolCalls[0])
+		assert.Equal(t, `{"q": [redacted]}`, string(reply.ToolCalls[1].Arguments), "arguments that cannot be read stay as they are, without the key")
+		requireNoPieceOfKey(t, fmt.Sprint(reply), "the reply")
+	})
 }
 
 var _ fakemodel.Model = (*Model)(nil)
@@ -172,30 +237,6 @@ func TestTheKeyNeverReachesTheHistory(t *testing.T) {
 			})
 		})
 	}
-}
-
-// TestAKeyCutShortIsDroppedToo: where a text the model reads goes on past
-// what it keeps, the key may be cut in two; its first part is dropped.
-func TestAKeyCutShortIsDroppedToo(t *testing.T) {
-	key := sentinelKey()
-	for _, tt := range []struct{ in, want string }{
-		{"denied: " + sentinel, "denied: [redacted]"},
-		{"denied: " + sentinel[:20], "denied: "},
-		{"denied: s", "denied: "}, // one byte that may start the key
-		{"denied: x", "denied: x"},
-		{"denied", "denied"},
-		{"", ""},
-	} {
-		assert.Equal(t, tt.want, string(key.redactStart([]byte(tt.in))), "%q", tt.in)
-	}
-	assert.Equal(t, "denied: sk-", string(APIKey{}.redactStart([]byte("denied: sk-"))), "no key, nothing to drop")
-
-	var held, passed string
-	for _, piece := range []string{"a ", sentinel[:5], sentinel[5:30], sentinel[30:] + " b", " s"} {
-		passed += key.redactPiece(&held, piece)
-	}
-	assert.Equal(t, "a [redacted] b ", passed)
-	assert.Equal(t, "s", held, "held back: it may start the key")
 }
 
 // TestAnErrorBodyCutByTheSizeLimitShowsNoKey: the response size limit may

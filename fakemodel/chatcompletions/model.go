@@ -9,7 +9,9 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 )
@@ -38,15 +40,27 @@ type dialFunc func(ctx context.Context, network, address string) (net.Conn, erro
 func newModel(cfg Config, dial dialFunc) (*Model, error) {
 	endpoint, err := cfg.endpoint()
 	if err != nil {
-		return nil, fmt.Errorf("chat completions: %w", err)
+		// The base URL is the user's own, but it may hold the key.
+		return nil, errors.New("chat completions: " + cfg.APIKey.redact(err.Error()))
 	}
 	cfg = cfg.withDefaults()
 	return &Model{cfg: cfg, endpoint: endpoint, client: newClient(cfg, dial)}, nil
 }
 
-// String describes the model: its name and the API's address, never the key.
+// String describes the model: its name and the API's address, never the
+// key. A name or an address with a character that does not print as
+// itself, such as a terminal's escape, is quoted as in Go.
 func (m *Model) String() string {
-	return fmt.Sprintf("%s at %s", m.cfg.ModelName, m.baseURL())
+	return fmt.Sprintf("%s at %s", printable(m.cfg.ModelName), printable(m.baseURL()))
+}
+
+// printable returns s as it is if every character of it prints as itself,
+// and quoted as in Go otherwise.
+func printable(s string) string {
+	if strings.ContainsFunc(s, func(r rune) bool { return r != ' ' && !unicode.IsPrint(r) }) {
+		return strconv.Quote(s)
+	}
+	return s
 }
 
 // GoString is what %#v prints: the same as String, in the type's name.
@@ -55,8 +69,13 @@ func (m *Model) GoString() string { return fmt.Sprintf("chatcompletions.Model(%s
 // baseURL returns the base URL as it prints, with any password hidden.
 func (m *Model) baseURL() string {
 	u := *m.endpoint
-	u.Path = u.Path[:len(u.Path)-len("/chat/completions")]
+	u.Path = m.basePath()
 	return u.Redacted()
+}
+
+// basePath returns the path of the base URL.
+func (m *Model) basePath() string {
+	return strings.TrimSuffix(m.endpoint.Path, "/chat/completions")
 }
 
 // Reply sends the history and tools in req to the server, streams the reply's
@@ -100,15 +119,15 @@ func (m *Model) reply(ctx context.Context, req fakemodel.Request) (fakemodel.Ass
 	defer resp.Body.Close()
 	limited := newLimitedReader(resp.Body, m.cfg.MaxResponseBytes)
 	if resp.StatusCode/100 != 2 {
-		return fakemodel.AssistantMessage{}, statusError(resp, m.bodyStart(limited))
+		return fakemodel.AssistantMessage{}, m.statusError(resp, m.bodyStart(limited))
 	}
 	if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
 		// A server that ignored "stream": true, or one that reports an
 		// error with status 200.
 		return fakemodel.AssistantMessage{}, fmt.Errorf("the server sent one JSON document, not a stream of events: %s", serverMessage(m.bodyStart(limited)))
 	}
-	events := newEventReader(limited, int(min(m.cfg.MaxResponseBytes, 1<<30)), m.cfg.APIKey)
-	return readReply(ctx, events, req.OnText, req.Messages)
+	events := newEventReader(limited, int(min(m.cfg.MaxResponseBytes, 1<<30)))
+	return readReply(ctx, events, m.cfg.APIKey, req.OnText, req.Messages)
 }
 
 // maxErrorBody is how much of an error body bodyStart reads. The message
@@ -117,14 +136,11 @@ const maxErrorBody = 64 << 10
 
 // bodyStart reads the start of a body that holds an error message, with the
 // key redacted. If the body breaks off, the status still says what
-// happened.
+// happened. A body cut short, by this limit, the size limit or a broken
+// connection, may end in the start of the key: redact leaves it only if it
+// is shorter than minPiece.
 func (m *Model) bodyStart(body io.Reader) []byte {
-	start, err := io.ReadAll(io.LimitReader(body, maxErrorBody+1))
-	if err != nil || len(start) > maxErrorBody {
-		// Cut short, by this limit, the size limit or a broken
-		// connection: the body went on, maybe with the rest of the key.
-		return m.cfg.APIKey.redactStart(start[:min(len(start), maxErrorBody)])
-	}
+	start, _ := io.ReadAll(io.LimitReader(body, maxErrorBody))
 	return m.cfg.APIKey.redactBytes(start)
 }
 

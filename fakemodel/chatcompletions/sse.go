@@ -24,8 +24,7 @@ import (
 type eventReader struct {
 	lines   *bufio.Scanner
 	maxLine int
-	line    int    // the number of the last line read, from 1
-	key     APIKey // redacted from each line before anything reads it
+	line    int // the number of the last line read, from 1
 }
 
 // An event is one server-sent event.
@@ -36,14 +35,14 @@ type event struct {
 }
 
 // newEventReader returns an eventReader that reads r, with lines of at most
-// maxLine bytes, and with key, if set, redacted from every line.
-func newEventReader(r io.Reader, maxLine int, key APIKey) *eventReader {
+// maxLine bytes.
+func newEventReader(r io.Reader, maxLine int) *eventReader {
 	lines := bufio.NewScanner(r)
 	// One more byte than the longest line, so that a reader with a size
 	// limit reports it first.
 	lines.Buffer(make([]byte, 0, 4096), maxLine+1)
 	lines.Split(scanLines)
-	return &eventReader{lines: lines, maxLine: maxLine, key: key}
+	return &eventReader{lines: lines, maxLine: maxLine}
 }
 
 // next returns the next event. At the end of the stream it returns io.EOF;
@@ -54,7 +53,7 @@ func (r *eventReader) next() (event, error) {
 	var data [][]byte
 	for r.lines.Scan() {
 		r.line++
-		line := r.key.redactBytes(r.lines.Bytes())
+		line := r.lines.Bytes()
 		if r.line == 1 {
 			line = bytes.TrimPrefix(line, []byte("\uFEFF"))
 		}

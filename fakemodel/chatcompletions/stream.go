@@ -2,40 +2,47 @@ package chatcompletions
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"slices"
-	"strings"
+	"math"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 )
 
 // A wireChunk is the JSON of one event of the stream: a piece of the reply.
 // The fields after Choices are how servers report an error mid-stream.
+// Every field is kept raw, and read only if it has the type it should
+// have: pi-ai skips what it cannot use, and so does this package.
 type wireChunk struct {
-	Choices []wireChoice    `json:"choices"`
+	Choices json.RawMessage `json:"choices"`
 	Error   json.RawMessage `json:"error"`
-	Object  string          `json:"object"`
-	Message string          `json:"message"`
+	Object  json.RawMessage `json:"object"`
+	Message json.RawMessage `json:"message"`
 }
 
 // A wireChoice is one of the replies a chunk carries pieces of. A request
-// asks for one, so only the choice with index 0 counts.
+// asks for one; like pi-ai, this package reads the first choice of each
+// chunk, whatever its index says.
 type wireChoice struct {
-	Index        int       `json:"index"`
-	Delta        wireDelta `json:"delta"`
-	FinishReason string    `json:"finish_reason"`
+	Delta        json.RawMessage `json:"delta"`
+	FinishReason json.RawMessage `json:"finish_reason"`
 }
 
 // A wireDelta is what a chunk adds to the reply: more text, more of the
-// tool calls, or both.
+// model's reasoning, more of the tool calls, or several of these.
 type wireDelta struct {
-	Content   string              `json:"content"`
-	ToolCalls []wireToolCallDelta `json:"tool_calls"`
+	Content json.RawMessage `json:"content"`
+	// The reasoning of a model that thinks before it answers. Servers
+	// differ in the field's name: llama.cpp's server and vLLM use
+	// reasoning_content, Ollama and others reasoning. Like pi-ai, this
+	// package reads the first of the three that holds text.
+	ReasoningContent json.RawMessage `json:"reasoning_content"`
+	Reasoning        json.RawMessage `json:"reasoning"`
+	ReasoningText    json.RawMessage `json:"reasoning_text"`
+	ToolCalls        json.RawMessage `json:"tool_calls"`
 }
 
 // A wireToolCallDelta is a piece of one tool call. The first piece of a
@@ -43,170 +50,219 @@ type wireDelta struct {
 // text that only make JSON once they are joined. Index says which call of
 // the reply the piece belongs to.
 type wireToolCallDelta struct {
-	Index    *int   `json:"index"`
-	ID       string `json:"id"`
+	Index    json.RawMessage `json:"index"`
+	ID       json.RawMessage `json:"id"`
 	Function struct {
-		Name      string          `json:"name"`
+		Name      json.RawMessage `json:"name"`
 		Arguments json.RawMessage `json:"arguments"`
 	} `json:"function"`
 }
 
 // An assembly collects a reply from the pieces the chunks bring.
 type assembly struct {
-	text   strings.Builder
-	held   string         // text not passed on yet: see APIKey.redactPiece
-	key    APIKey         // redacted from the text and the arguments
-	calls  []*partialCall // in the order their first piece arrived
-	finish string         // the finish_reason, once one arrived
+	text     bytes.Buffer
+	onText   func(string)
+	textKey  pieceRedactor
+	thinking func(string)
+	thinkKey pieceRedactor
+	calls    []*partialCall // in the order their first piece arrived
+	byIndex  map[int]*partialCall
+	byID     map[string]*partialCall
+	finish   string // the finish_reason, once one arrived
+	// reported is the message of an error that the server reported in a
+	// chunk that pi-ai does not take for one, such as vLLM's
+	// {"object": "error"}: if no finish_reason follows, it says why.
+	reported string
 }
 
 // A partialCall is a tool call whose pieces are still arriving.
 type partialCall struct {
-	index    int
 	id, name string
-	args     []byte
+	args     bytes.Buffer
 }
 
 // readReply reads the stream's events and assembles the reply they carry.
-// It passes each piece of text to onText as it arrives, unless ctx is
+// It passes each piece of text to onText as it arrives, and each piece of
+// reasoning to the context's fakemodel.OnThinking, unless ctx is
 // cancelled: then it returns ctx.Err() and delivers nothing more. Its other
-// errors say what was wrong with the stream. history is the request's, for
-// the IDs of tool calls that come without one.
-func readReply(ctx context.Context, events *eventReader, onText func(string), history []fakemodel.Message) (fakemodel.AssistantMessage, error) {
-	a := assembly{key: events.key}
+// errors say what was wrong with the stream; the text that arrived before
+// is all passed on first. history is the request's, for the IDs of tool
+// calls that come without one.
+func readReply(ctx context.Context, events *eventReader, key APIKey, onText func(string), history []fakemodel.Message) (fakemodel.AssistantMessage, error) {
+	a := assembly{
+		onText: onText, textKey: newPieceRedactor(key),
+		thinking: fakemodel.OnThinking(ctx), thinkKey: newPieceRedactor(key),
+		byIndex: map[int]*partialCall{}, byID: map[string]*partialCall{},
+	}
+	err := a.read(ctx, events)
+	if ctx.Err() != nil {
+		return fakemodel.AssistantMessage{}, ctx.Err()
+	}
+	// The ends that were held back, in case they began the key, are no
+	// longer part of one: a failed stream keeps all its text, as pi-ai's
+	// keeps it.
+	a.passThinking(a.thinkKey.flush())
+	a.passText(a.textKey.flush())
+	if err != nil {
+		return fakemodel.AssistantMessage{}, err
+	}
+	return a.reply(key, history)
+}
+
+// read reads the events until the stream ends.
+func (a *assembly) read(ctx context.Context, events *eventReader) error {
 	for {
 		ev, err := events.next()
 		if errors.Is(err, io.EOF) {
 			if a.finish == "" {
-				return fakemodel.AssistantMessage{}, errors.New("the stream ended before the reply did: no finish_reason and no data: [DONE]")
+				return a.unfinished("the stream ended before the reply did: no finish_reason and no data: [DONE]")
 			}
-			break // the reply is whole; only the [DONE] is missing
+			return nil // the reply is whole; only the [DONE] is missing
 		}
 		if err != nil {
-			return fakemodel.AssistantMessage{}, err
+			return err
 		}
 		if err := ctx.Err(); err != nil {
-			return fakemodel.AssistantMessage{}, err
+			return err
 		}
-		if string(bytes.TrimSpace(ev.data)) == "[DONE]" {
+		if bytes.HasPrefix(ev.data, []byte("[DONE]")) {
 			if a.finish == "" {
-				return fakemodel.AssistantMessage{}, fmt.Errorf("the stream sent data: [DONE] at line %d, before a finish_reason said how the reply ended", ev.line)
+				return a.unfinished(fmt.Sprintf("the stream sent data: [DONE] at line %d, before a finish_reason said how the reply ended", ev.line))
 			}
-			break
+			return nil
 		}
-		if ev.name == "error" {
-			return fakemodel.AssistantMessage{}, midStreamError(serverMessage(ev.data))
+		if !json.Valid(ev.data) {
+			if ev.name == "error" {
+				return midStreamError(oneLine(string(ev.data)))
+			}
+			var c any
+			err := json.Unmarshal(ev.data, &c)
+			return fmt.Errorf("malformed JSON in the chunk at line %d (%v): %s", ev.line, err, quote(ev.data))
 		}
 		var c wireChunk
-		if err := json.Unmarshal(ev.data, &c); err != nil {
-			return fakemodel.AssistantMessage{}, fmt.Errorf("malformed JSON in the chunk at line %d (%v): %s", ev.line, err, quote(ev.data))
+		if json.Unmarshal(ev.data, &c) != nil {
+			continue // JSON, but no object: pi-ai skips it
 		}
-		if msg, ok := c.failure(); ok {
-			return fakemodel.AssistantMessage{}, midStreamError(msg)
+		if truthy(c.Error) {
+			return midStreamError(errorText(c.Error))
 		}
-		for _, choice := range c.Choices {
-			if choice.Index != 0 {
-				continue
-			}
-			if err := a.add(ctx, choice, onText, ev.line); err != nil {
-				return fakemodel.AssistantMessage{}, err
-			}
+		if msg := c.reportedError(ev.name); msg != "" {
+			a.reported = msg
 		}
+		var choices []json.RawMessage
+		var choice wireChoice
+		if json.Unmarshal(c.Choices, &choices) != nil || len(choices) == 0 || json.Unmarshal(choices[0], &choice) != nil {
+			continue
+		}
+		a.add(choice)
 	}
-	a.pass(a.held, onText) // the end of the text, which cannot start a key any more
-	return a.reply(history)
 }
 
-// pass adds text to the reply and passes it on to onText.
-func (a *assembly) pass(text string, onText func(string)) {
+// unfinished returns the error of a stream that ended without a
+// finish_reason, with the error the server reported before, if any.
+func (a *assembly) unfinished(msg string) error {
+	if a.reported != "" {
+		msg += "; the server had reported an error: " + a.reported
+	}
+	return errors.New(msg)
+}
+
+// passText adds text to the reply and passes it on to onText.
+func (a *assembly) passText(text string) {
 	if text == "" {
 		return
 	}
 	a.text.WriteString(text)
-	if onText != nil {
-		onText(text)
+	if a.onText != nil {
+		a.onText(text)
+	}
+}
+
+// passThinking passes reasoning on, if anyone wants it.
+func (a *assembly) passThinking(text string) {
+	if text != "" && a.thinking != nil {
+		a.thinking(text)
 	}
 }
 
 // add adds one choice's delta to the reply.
-func (a *assembly) add(ctx context.Context, choice wireChoice, onText func(string), line int) error {
-	if text := choice.Delta.Content; text != "" {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		// The eventReader redacted the key from each line; a key that
-		// a server split over two pieces is caught here.
-		a.pass(a.key.redactPiece(&a.held, text), onText)
+func (a *assembly) add(choice wireChoice) {
+	if reason, ok := jsonString(choice.FinishReason); ok && reason != "" {
+		a.finish = reason
 	}
-	for _, d := range choice.Delta.ToolCalls {
-		c := a.call(d)
-		if c.id == "" {
-			c.id = d.ID
+	var d wireDelta
+	if json.Unmarshal(choice.Delta, &d) != nil {
+		return
+	}
+	if text, ok := jsonString(d.Content); ok {
+		a.passText(a.textKey.add(text))
+	}
+	for _, field := range []json.RawMessage{d.ReasoningContent, d.Reasoning, d.ReasoningText} {
+		if text, ok := jsonString(field); ok && text != "" {
+			a.passThinking(a.thinkKey.add(text))
+			break
 		}
-		if c.name == "" {
-			c.name = d.Function.Name
+	}
+	var pieces []wireToolCallDelta
+	if json.Unmarshal(d.ToolCalls, &pieces) != nil {
+		return
+	}
+	for _, piece := range pieces {
+		c := a.call(piece)
+		if name, ok := jsonString(piece.Function.Name); ok && c.name == "" {
+			c.name = name
 		}
-		args := d.Function.Arguments
-		switch {
-		case len(args) == 0 || string(args) == "null":
+		switch args := bytes.TrimSpace(piece.Function.Arguments); {
+		case !truthy(args):
 		case args[0] == '"':
-			var piece string
-			if err := json.Unmarshal(args, &piece); err != nil {
-				return fmt.Errorf("malformed tool call arguments in the chunk at line %d: %v", line, err)
-			}
-			c.args = append(c.args, piece...)
-		case args[0] == '{':
-			// Arguments should be a string that holds JSON; a few
-			// servers send the JSON itself.
-			c.args = append(c.args, args...)
+			text, _ := jsonString(args)
+			c.args.WriteString(text)
 		default:
-			return fmt.Errorf("malformed tool call arguments in the chunk at line %d: want a string, got %s", line, quote(args))
+			// Arguments should be a string that holds JSON; a few
+			// servers send the JSON itself. pi-ai adds such a value to
+			// the text as JavaScript prints it ("[object Object]"),
+			// which its parser reads as []; this package adds it as
+			// JSON, so that the call runs with what the model wrote.
+			c.args.Write(args)
 		}
 	}
-	if choice.FinishReason != "" {
-		a.finish = choice.FinishReason
-	}
-	return nil
 }
 
-// call returns the call that the piece d belongs to, and starts a new call
-// for a piece with an index not seen before. A few servers send no index:
-// they send each call whole, so a piece with a new ID starts a new call and
-// a piece without an ID continues the last one.
+// call returns the call that the piece d belongs to, as pi-ai finds it:
+// the call with d's index, else the call with d's ID, else a new call. A
+// piece with neither index nor ID starts a new call: a server that sends
+// no index sends each call whole.
 func (a *assembly) call(d wireToolCallDelta) *partialCall {
-	if d.Index != nil {
-		for _, c := range a.calls {
-			if c.index == *d.Index {
-				return c
-			}
+	index, hasIndex := jsonInt(d.Index)
+	id, _ := jsonString(d.ID)
+	var c *partialCall
+	if hasIndex {
+		c = a.byIndex[index]
+	}
+	if c == nil && id != "" {
+		c = a.byID[id]
+	}
+	if c == nil {
+		c = &partialCall{id: id}
+		a.calls = append(a.calls, c)
+		if hasIndex {
+			a.byIndex[index] = c
 		}
-		return a.start(*d.Index)
 	}
-	if d.ID == "" && len(a.calls) > 0 {
-		return a.calls[len(a.calls)-1]
-	}
-	for _, c := range a.calls {
-		if c.id == d.ID {
-			return c
+	if id != "" {
+		a.byID[id] = c
+		if c.id == "" {
+			c.id = id
 		}
 	}
-	next := 0
-	for _, c := range a.calls {
-		next = max(next, c.index+1)
-	}
-	return a.start(next)
-}
-
-func (a *assembly) start(index int) *partialCall {
-	c := &partialCall{index: index}
-	a.calls = append(a.calls, c)
 	return c
 }
 
-// reply returns the assembled reply, its tool calls in the order of their
-// indexes. A finish reason that is none of stop, tool_calls, length and
-// their other names is an error: the reply is not a whole answer.
-func (a *assembly) reply(history []fakemodel.Message) (fakemodel.AssistantMessage, error) {
+// reply returns the assembled reply, its tool calls in the order their
+// first pieces arrived. A finish reason that is none of stop, tool_calls,
+// length and their other names is an error: the reply is not a whole
+// answer.
+func (a *assembly) reply(key APIKey, history []fakemodel.Message) (fakemodel.AssistantMessage, error) {
 	reply := fakemodel.AssistantMessage{Text: a.text.String()}
 	switch a.finish {
 	case "stop", "end": // "end": some versions of Ollama and LM Studio
@@ -220,45 +276,97 @@ func (a *assembly) reply(history []fakemodel.Message) (fakemodel.AssistantMessag
 	default:
 		return fakemodel.AssistantMessage{}, fmt.Errorf("the reply ended with finish_reason %s, which is none of stop, end, tool_calls, function_call and length", quote([]byte(a.finish)))
 	}
-	calls := slices.SortedStableFunc(slices.Values(a.calls), func(x, y *partialCall) int { return cmp.Compare(x.index, y.index) })
 	earlier := 0
 	for _, m := range history {
 		if m, ok := m.(fakemodel.AssistantMessage); ok {
 			earlier += len(m.ToolCalls)
 		}
 	}
-	for i, c := range calls {
-		id := c.id
+	for i, c := range a.calls {
+		id := key.redact(c.id)
 		if id == "" {
 			// The loop pairs each result with its call by ID, so
-			// every call needs one. This is how the fake models
-			// number theirs.
+			// every call needs one; pi-ai leaves it empty. This is how
+			// the fake models number theirs.
 			id = fmt.Sprintf("call_%d", earlier+i+1)
 		}
-		reply.ToolCalls = append(reply.ToolCalls, fakemodel.ToolCall{ID: id, Name: c.name, Arguments: arguments(a.key.redactBytes(c.args))})
+		reply.ToolCalls = append(reply.ToolCalls, fakemodel.ToolCall{ID: id, Name: key.redact(c.name), Arguments: arguments(key, c.args.String())})
 	}
 	return reply, nil
 }
 
 // arguments returns the text a model wrote as a tool call's arguments, as
-// fakemodel.ToolCall.Arguments holds it. Valid JSON is kept, compacted, as
-// Pi keeps it (it parses the arguments and writes them anew), so that a
-// call prints the same whatever spacing the model chose. No text at all,
-// which some servers send for a tool without parameters, becomes {}.
-// Anything else, such as the arguments of a call that a length limit cut
-// off, becomes a JSON string that holds the text: a json.RawMessage that is
-// not valid JSON makes json.Marshal fail, and so would the history that
-// holds it. The loop's check of the arguments then rejects a string,
-// because arguments must be an object, and its error result shows the model
-// what it wrote.
-func arguments(text []byte) json.RawMessage {
-	if len(bytes.TrimSpace(text)) == 0 {
-		return json.RawMessage("{}")
+// fakemodel.ToolCall.Arguments holds it: what pi-ai reads in the text
+// (readArguments), written anew as JSON, as Pi writes it, so that a call
+// prints the same whatever spacing and escapes the model chose. Arguments
+// that cannot be read stay the text the model wrote, which is not JSON:
+// the loop's check of the arguments answers the call with an error that
+// says what is wrong with them. Either way the key is redacted, from the
+// strings the arguments hold, escaped or not.
+func arguments(key APIKey, text string) json.RawMessage {
+	args, ok := readArguments(text)
+	if !ok {
+		return json.RawMessage(key.redact(text))
 	}
-	var compact bytes.Buffer
-	if json.Compact(&compact, text) == nil {
-		return compact.Bytes()
+	if !key.IsSet() {
+		return args
 	}
-	quoted, _ := json.Marshal(string(text)) // a string always encodes
-	return quoted
+	v, err := parseJSON(string(args))
+	if err != nil {
+		return json.RawMessage(key.redact(string(args)))
+	}
+	return encodeJS(mapStrings(v, key.redact))
+}
+
+// reportedError returns the message of a chunk that reports an error in a
+// way pi-ai does not take for one: vLLM's {"object": "error", "message":
+// ...}, or an event named error with a message. pi-ai reads on, and so does
+// this package; the message only explains a stream that then ends without
+// a finish_reason.
+func (c wireChunk) reportedError(event string) string {
+	if object, _ := jsonString(c.Object); object != "error" && event != "error" {
+		return ""
+	}
+	if msg := errorText(c.Message); msg != "" {
+		return msg
+	}
+	return "without a message"
+}
+
+// jsonString returns raw as a string, if it is a JSON string.
+func jsonString(raw json.RawMessage) (string, bool) {
+	var s string
+	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// jsonInt returns raw as an int, if it is a JSON number that is one.
+func jsonInt(raw json.RawMessage) (int, bool) {
+	var f float64
+	if json.Unmarshal(raw, &f) != nil || f != math.Trunc(f) || math.Abs(f) > 1<<31 {
+		return 0, false
+	}
+	return int(f), true
+}
+
+// truthy reports whether a JSON value is true to JavaScript: neither
+// absent, null, false, 0 nor "".
+func truthy(raw json.RawMessage) bool {
+	var v any
+	if len(bytes.TrimSpace(raw)) == 0 || json.Unmarshal(raw, &v) != nil {
+		return false
+	}
+	switch v := v.(type) {
+	case nil:
+		return false
+	case bool:
+		return v
+	case float64:
+		return v != 0
+	case string:
+		return v != ""
+	}
+	return true
 }

@@ -139,6 +139,9 @@ func (s *Scenario) check() error {
 		if err := oneLine(append(where, "partial"), r.Partial); err != nil {
 			return err
 		}
+		if err := oneLine(append(where, "thinking"), r.Thinking); err != nil {
+			return err
+		}
 		for j := range r.ToolCalls {
 			c := &r.ToolCalls[j]
 			where := jsonPath{"replies", i, "toolCalls", j}

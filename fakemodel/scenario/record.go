@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 
@@ -20,11 +21,11 @@ import (
 // A Recorder writes a session down as a scenario while it happens, so that
 // the scenario replays it: the same events, in the same order, offline. Lab
 // 06's -chat -record uses one. The session tells it what the user and the
-// model did (Prompt, Reply, Failed, Entered, Interrupt, Left), what the
-// tools reported (Update), and every event as its trace line (See), on the
-// loop's goroutine as the event happens; Finish takes the history, for the
-// tools' results. Its methods are safe for concurrent use, and a nil
-// *Recorder records nothing.
+// model did (Prompt, Thinking, Reply, Failed, Entered, Interrupt, Left),
+// what the tools reported (Update), and every event as its trace line
+// (See), on the loop's goroutine as the event happens; Finish takes the
+// history, for the tools' results. Its methods are safe for concurrent use,
+// and a nil *Recorder records nothing.
 //
 // What makes the replay exact, and what it changes:
 //
@@ -57,6 +58,8 @@ type Recorder struct {
 	// prompt's.
 	prompted bool
 	prev     string // the previous trace line
+	// thinking is what the model reasoned before its next reply.
+	thinking string
 	calls    map[string]*recordedCall
 	// The calls that run side by side now, whose moments are ordered
 	// against each other: running is set once one of them has reported
@@ -98,6 +101,18 @@ func NewRecorder(tools map[string]bool, queueMode string, sequential bool) *Reco
 	return r
 }
 
+// StopAfterTurn records the turn limit of the session's runs, as the
+// scenario's stopAfterTurn: a replay stops each run where the session's
+// stopped.
+func (r *Recorder) StopAfterTurn(n int) {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.s.StopAfterTurn = n
+}
+
 // Prompt records the prompt of the next run.
 func (r *Recorder) Prompt(text string) {
 	if r == nil {
@@ -113,6 +128,17 @@ func (r *Recorder) Prompt(text string) {
 	}
 }
 
+// Thinking records the reasoning that the model streamed before its next
+// reply, or before its request failed.
+func (r *Recorder) Thinking(text string) {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.thinking = oneLineText(text)
+}
+
 // Reply records a reply of the model.
 func (r *Recorder) Reply(m fakemodel.AssistantMessage) {
 	if r == nil {
@@ -120,7 +146,8 @@ func (r *Recorder) Reply(m fakemodel.AssistantMessage) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	reply := Reply{Text: oneLineText(m.Text)}
+	reply := Reply{Text: oneLineText(m.Text), Thinking: r.thinking}
+	r.thinking = ""
 	for _, c := range m.ToolCalls {
 		reply.ToolCalls = append(reply.ToolCalls, ToolCall{ID: c.ID, Name: c.Name, Args: c.Arguments})
 	}
@@ -144,7 +171,8 @@ func (r *Recorder) Failed(message, partial string) {
 		message = "the request failed"
 	}
 	reason := "error"
-	r.s.Replies = append(r.s.Replies, Reply{Text: message, StopReason: &reason, Partial: oneLineText(partial)})
+	r.s.Replies = append(r.s.Replies, Reply{Text: message, StopReason: &reason, Partial: oneLineText(partial), Thinking: r.thinking})
+	r.thinking = ""
 }
 
 // Update records a progress note that the call callID reported.
@@ -304,6 +332,10 @@ func occurrence(m moment) *int {
 // nothing to replay.
 var ErrNoPrompt = errors.New("the session had no prompt")
 
+// ErrTooLarge is Encode's error for a session longer than a scenario file
+// may be (MaxBytes).
+var ErrTooLarge = errors.New("more than the bytes a scenario file may hold")
+
 // Encode returns the session as a scenario file, given the agent's history
 // at its end, whose tool results say what each call returned. It checks
 // the file as Load would, so that what it returns always replays, and fails
@@ -339,7 +371,7 @@ func (r *Recorder) Encode(history []fakemodel.Message) ([]byte, error) {
 		return nil, err
 	}
 	if data.Len() > MaxBytes {
-		return nil, fmt.Errorf("the session takes %d bytes as a scenario, more than the %d a scenario file may hold", data.Len(), MaxBytes)
+		return nil, fmt.Errorf("the session takes %d bytes as a scenario, %w (%d)", data.Len(), ErrTooLarge, MaxBytes)
 	}
 	if _, err := Parse("the recording", data.Bytes()); err != nil {
 		return nil, fmt.Errorf("the recording would not replay: %w", err)
@@ -413,7 +445,7 @@ func CanWriteNew(path string) error {
 	if _, err := os.Lstat(path); err == nil {
 		return errors.New("the file exists, and a recording never replaces a file: name another, or remove it")
 	}
-	probe, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	probe, err := createTemp(path)
 	if err != nil {
 		return fmt.Errorf("cannot write there: %w", pathless(err))
 	}
@@ -437,13 +469,31 @@ func pathless(err error) error {
 	return err
 }
 
+// createTemp creates a new file beside path, for WriteNew to link to path.
+// Unlike os.CreateTemp, which makes a file only its owner may read, it
+// makes one with the mode of any new file, 0666 less the umask: a
+// recording is a file like any other the user writes.
+func createTemp(path string) (*os.File, error) {
+	dir, base := filepath.Dir(path), filepath.Base(path)
+	for n := 0; ; n++ {
+		name := filepath.Join(dir, fmt.Sprintf(".%s.%d-%d.tmp", base, os.Getpid(), tempCount.Add(1)))
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if !errors.Is(err, fs.ErrExist) || n == 1000 {
+			return f, err
+		}
+	}
+}
+
+// tempCount numbers the temporary files of this process.
+var tempCount atomic.Int64
+
 // WriteNew writes data to a new file at path: never half a file, and never
 // over a file that exists. It writes a temporary file beside path first,
 // then links it to path, which fails if path exists. Its errors name no
 // path: the caller names the file.
 func WriteNew(path string, data []byte) (err error) {
 	defer func() { err = pathless(err) }()
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	tmp, err := createTemp(path)
 	if err != nil {
 		return err
 	}

@@ -149,6 +149,22 @@ func TestAFailedRequestIsRecordedWithWhatStreamed(t *testing.T) {
 	assert.Equal(t, "the request failed", s.Replies[1].Text, "a failed request's text is never empty")
 }
 
+// TestThinkingIsRecordedWithItsReply: what the model reasoned before a
+// reply, or before its request failed, is recorded with it, on one line.
+func TestThinkingIsRecordedWithItsReply(t *testing.T) {
+	r := NewRecorder(nil, "", false)
+	r.Prompt("go")
+	r.Thinking("The user\nwants a sum.")
+	r.Reply(fakemodel.AssistantMessage{Text: "391.", StopReason: fakemodel.StopReasonStop})
+	r.Reply(fakemodel.AssistantMessage{Text: "More.", StopReason: fakemodel.StopReasonStop})
+	r.Thinking("Hmm.")
+	r.Failed("the stream broke", "")
+	s := encoded(t, r)
+	assert.Equal(t, "The user wants a sum.", s.Replies[0].Thinking)
+	assert.Empty(t, s.Replies[1].Thinking, "a reply without reasoning records none")
+	assert.Equal(t, "Hmm.", s.Replies[2].Thinking)
+}
+
 func TestOneLineText(t *testing.T) {
 	for in, want := range map[string]string{
 		"plain":                "plain",

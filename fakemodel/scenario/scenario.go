@@ -82,6 +82,10 @@ type Reply struct {
 	// Partial, only with stop reason error, is the text that streamed
 	// before the request failed.
 	Partial string `json:"partial,omitempty"`
+	// Thinking is the model's reasoning, which streams before the reply
+	// (fakemodel.WithOnThinking): what a recording of a real model that
+	// thinks keeps of it.
+	Thinking string `json:"thinking,omitempty"`
 }
 
 // A ToolCall is one call a reply asks for.

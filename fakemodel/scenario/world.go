@@ -19,12 +19,14 @@ import (
 // Model returns the model that plays the scenario's replies, in order
 // (fakemodel.Scripted). A reply with stop reason error is a failed request
 // whose error is the reply's text; its partial text, if it has one,
-// streams first.
+// streams first. A reply's thinking streams before anything else, to the
+// context's fakemodel.OnThinking.
 func (s *Scenario) Model() fakemodel.Model {
 	replies := make([]fakemodel.AssistantMessage, len(s.Replies))
 	partial := make([]string, len(s.Replies))
+	thinking := make([]string, len(s.Replies))
 	for i, r := range s.Replies {
-		partial[i] = r.Partial
+		partial[i], thinking[i] = r.Partial, r.Thinking
 		reply := fakemodel.AssistantMessage{Text: r.Text, StopReason: fakemodel.StopReason(value(r.StopReason))}
 		if value(r.StopReason) == "error" {
 			reply = fakemodel.AssistantMessage{StopReason: fakemodel.StopReasonError, ErrorMessage: r.Text}
@@ -34,20 +36,21 @@ func (s *Scenario) Model() fakemodel.Model {
 		}
 		replies[i] = reply
 	}
-	return played{script: fakemodel.Scripted(replies...), partial: partial}
+	return played{script: fakemodel.Scripted(replies...), partial: partial, thinking: thinking}
 }
 
 // played is the model of a scenario: the Scripted model of its replies,
-// which first streams the partial text of a reply that fails, as a stream
-// that breaks off does.
+// which first streams the thinking of a reply that has one, and the
+// partial text of a reply that fails, as a stream that breaks off does.
 type played struct {
-	script  fakemodel.Model
-	partial []string
+	script            fakemodel.Model
+	partial, thinking []string
 }
 
-// Reply streams the partial text of the reply the script plays next, if it
-// has one, word by word, until ctx is cancelled, then lets the script
-// reply. The script counts the replies in the history as this does.
+// Reply streams the thinking and the partial text of the reply the script
+// plays next, if it has them, word by word, until ctx is cancelled, then
+// lets the script reply. The script counts the replies in the history as
+// this does.
 func (m played) Reply(ctx context.Context, req fakemodel.Request) (fakemodel.AssistantMessage, error) {
 	n := 0
 	for _, msg := range req.Messages {
@@ -55,15 +58,25 @@ func (m played) Reply(ctx context.Context, req fakemodel.Request) (fakemodel.Ass
 			n++
 		}
 	}
-	if n < len(m.partial) && req.OnText != nil {
-		for _, chunk := range fakemodel.Chunks(m.partial[n]) {
-			if ctx.Err() != nil {
-				break // the script reports the cancellation
-			}
-			req.OnText(chunk)
-		}
+	if n < len(m.partial) {
+		stream(ctx, m.thinking[n], fakemodel.OnThinking(ctx))
+		stream(ctx, m.partial[n], req.OnText)
 	}
 	return m.script.Reply(ctx, req)
+}
+
+// stream passes text to to word by word, until ctx is cancelled: the
+// script then reports the cancellation.
+func stream(ctx context.Context, text string, to func(string)) {
+	if to == nil {
+		return
+	}
+	for _, chunk := range fakemodel.Chunks(text) {
+		if ctx.Err() != nil {
+			return
+		}
+		to(chunk)
+	}
 }
 
 // Sequential reports whether every batch of tool calls runs one call at a

@@ -186,6 +186,33 @@ func TestAFailedRequestStreamsItsPartialTextFirst(t *testing.T) {
 	assert.Equal(t, []string{"The "}, chunks)
 }
 
+// TestThinkingStreamsBeforeTheReply: a reply's thinking streams word by
+// word to the context's fakemodel.OnThinking, before the reply's text, and
+// is no part of it; without a function there, nothing streams.
+func TestThinkingStreamsBeforeTheReply(t *testing.T) {
+	s, err := Parse("x.json", []byte(`{"prompt": "hi", "replies": [{"text": "391.", "thinking": "23 times 17"}, {"text": "x", "stopReason": "error", "partial": "Half", "thinking": "Hmm."}]}`))
+	require.NoError(t, err)
+	var got []string
+	ctx := fakemodel.WithOnThinking(context.Background(), func(c string) { got = append(got, "thinks "+c) })
+	history := []fakemodel.Message{fakemodel.UserMessage{Text: "hi"}}
+	reply, err := s.Model().Reply(ctx, fakemodel.Request{Messages: history, OnText: func(c string) { got = append(got, "says "+c) }})
+	require.NoError(t, err)
+	assert.Equal(t, "391.", reply.Text)
+	assert.Equal(t, []string{"thinks 23 ", "thinks times ", "thinks 17", "says 391."}, got)
+
+	got = nil
+	history = append(history, reply)
+	_, err = s.Model().Reply(ctx, fakemodel.Request{Messages: history, OnText: func(c string) { got = append(got, "says "+c) }})
+	assert.Error(t, err)
+	assert.Equal(t, []string{"thinks Hmm.", "says Half"}, got, "a failed request streams its thinking, then its partial text")
+
+	_, err = s.Model().Reply(context.Background(), fakemodel.Request{Messages: history[:1]})
+	assert.NoError(t, err, "without OnThinking, the thinking is dropped")
+
+	_, err = Parse("x.json", []byte(`{"prompt": "hi", "replies": [{"text": "391.", "thinking": "two\nlines"}]}`))
+	assert.ErrorContains(t, err, "replies[0].thinking")
+}
+
 // TestUpdatesComeAtTheirMoments: updatesAtMs says when each update comes.
 func TestUpdatesComeAtTheirMoments(t *testing.T) {
 	s, err := Parse("x.json", []byte(`{"prompt": "hi", "tools": {"x": {"durationMs": 400, "updates": ["a", "b"], "updatesAtMs": [100, 100]}}}`))

@@ -189,7 +189,8 @@ func (r *runState) loop(prompt string) error {
 // it streams in: message_start, a message_update per chunk, message_end.
 // Like Pi's, it never fails for the model's sake: a failed request becomes a
 // reply with stop reason error, a cancelled one a reply with stop reason
-// aborted. Its only error is errStopped.
+// aborted, each with the text that streamed before. Its only error is
+// errStopped.
 func (r *runState) streamAssistantResponse() (fakemodel.AssistantMessage, error) {
 	if err := r.emit(MessageStart{Message: fakemodel.AssistantMessage{}}); err != nil {
 		return fakemodel.AssistantMessage{}, err
@@ -217,7 +218,7 @@ func (r *runState) streamAssistantResponse() (fakemodel.AssistantMessage, error)
 		return fakemodel.AssistantMessage{}, stopped
 	}
 	if err != nil {
-		reply = fakemodel.AssistantMessage{StopReason: fakemodel.StopReasonError, ErrorMessage: err.Error()}
+		reply = fakemodel.AssistantMessage{Text: text.String(), StopReason: fakemodel.StopReasonError, ErrorMessage: err.Error()}
 		if r.ctx.Err() != nil {
 			reply.StopReason = fakemodel.StopReasonAborted
 		}

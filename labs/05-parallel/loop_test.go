@@ -793,6 +793,27 @@ func TestAFailedModelRequestEndsTheRun(t *testing.T) {
 	assert.Equal(t, ModelError, summarize(evs).stopReason())
 }
 
+// TestAFailedStreamKeepsItsText: a stream that breaks off after some words
+// ends the run with stop reason error, and the failed reply keeps the words
+// that streamed, as Pi's does.
+func TestAFailedStreamKeepsItsText(t *testing.T) {
+	evs := events(context.Background(), Config{Model: breakingStream{"Let ", "me"}}, "go")
+	end := evs[len(evs)-1].(AgentEnd)
+	failed, ok := end.Messages[len(end.Messages)-1].(fakemodel.AssistantMessage)
+	require.True(t, ok, "the last message is the failed reply")
+	assert.Equal(t, fakemodel.AssistantMessage{Text: "Let me", StopReason: fakemodel.StopReasonError, ErrorMessage: "the stream broke off"}, failed)
+}
+
+// breakingStream is a model whose stream sends its words, then breaks off.
+type breakingStream []string
+
+func (words breakingStream) Reply(_ context.Context, req fakemodel.Request) (fakemodel.AssistantMessage, error) {
+	for _, w := range words {
+		req.OnText(w)
+	}
+	return fakemodel.AssistantMessage{}, errors.New("the stream broke off")
+}
+
 func TestTheTurnLimitStillHolds(t *testing.T) {
 	inBubble(t, func(t *testing.T) {
 		again := fakemodel.AssistantMessage{ToolCalls: []fakemodel.ToolCall{call("x", "weather", `{"city":"Nowhere"}`)}}

@@ -11,8 +11,8 @@ import (
 // runChat is -chat: a session in which you talk to an Agent yourself. The
 // package talk reads what you type and Ctrl-C, stands between the agent
 // and its model, offline or real, and records the session; the lab gives
-// it the Agent, with the tools of the fake world, and prints each run as
-// the demo does.
+// it the Agent, with the tools of the fake world and a turn limit, and
+// prints each run as the demo does.
 func runChat(ctx context.Context, stdout, stderr io.Writer, opts options) error {
 	chat, err := talk.NewChat(opts.chat, string(opts.queueMode), opts.sequential)
 	if err != nil {
@@ -22,11 +22,11 @@ func runChat(ctx context.Context, stdout, stderr io.Writer, opts options) error 
 	for _, t := range chat.Tools() {
 		tools = append(tools, toolOf(t))
 	}
+	limit := &turnLimit{policy: maxTurns(opts.chat.MaxTurns)} // lab 03's turn limit, as a policy
 	agent := NewAgent(AgentOptions{
-		Config:       Config{Model: chat.Model(), Tools: tools, Sequential: opts.sequential},
-		SteeringMode: opts.queueMode,
-		FollowUpMode: opts.queueMode,
+		Config:       Config{Model: chat.Model(), Tools: tools, Sequential: opts.sequential, ShouldStopAfterTurn: limit.shouldStop},
+		SteeringMode: opts.queueMode, FollowUpMode: opts.queueMode,
 	})
 	s := talk.Show{Printer: narrative.NewPrinter(stdout), Errw: stderr, Trace: opts.trace}
-	return chat.Run(ctx, s, agent, runs(agent, chat.Clock(), nil))
+	return chat.Run(ctx, s, agent, runs(agent, chat.Clock(), limit))
 }

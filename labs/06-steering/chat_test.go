@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -272,6 +273,38 @@ func TestAClosedTerminalKeepsTheRecording(t *testing.T) {
 	}
 }
 
+// TestAClosedOutputKeepsTheRecording: standard output that can no longer be
+// written, as when its reader, head -1 for instance, has gone, ends the
+// session as SIGHUP does: the run stops, and the recording is written. The
+// status is 1, for the output that was lost.
+func TestAClosedOutputKeepsTheRecording(t *testing.T) {
+	rec := filepath.Join(t.TempDir(), "session.json")
+	synctest.Test(t, func(t *testing.T) {
+		r, w := io.Pipe()
+		defer w.Close()
+		var stderr bytes.Buffer
+		status := make(chan int, 1)
+		go func() {
+			status <- cli.Run(cli.WithStdin(context.Background(), r), run, []string{"-chat", "-record", rec}, closedPipe{}, &stderr)
+		}()
+		_, err := io.WriteString(w, "What is the weather in Cairo?\n")
+		require.NoError(t, err)
+		assert.Equal(t, 1, <-status)
+		assert.Contains(t, stderr.String(), "recorded the session in "+rec)
+		assert.True(t, strings.HasSuffix(stderr.String(), "error: write output: broken pipe\n"), stderr.String())
+	})
+	var stdout, stderr bytes.Buffer
+	synctest.Test(t, func(t *testing.T) {
+		require.NoError(t, run(context.Background(), []string{"-scenario", rec}, &stdout, &stderr), stderr.String())
+	})
+	assert.Contains(t, stdout.String(), "What is the weather in Cairo?", "the recording replays")
+}
+
+// closedPipe is standard output whose reader has gone.
+type closedPipe struct{}
+
+func (closedPipe) Write([]byte) (int, error) { return 0, errors.New("broken pipe") }
+
 // TestChatEndOfInputWaitsForTheRun: the end of input while the agent works
 // ends the session once the run has ended.
 func TestChatEndOfInputWaitsForTheRun(t *testing.T) {
@@ -387,8 +420,9 @@ func TestRecordNamesItsFileOnOneLine(t *testing.T) {
 }
 
 // TestRecordNeverReplacesAFile: -record refuses a file that exists, before
-// the session starts, and a file that appears during the session, at its
-// end; neither is changed.
+// the session starts; a file that appears during the session stays, and
+// the recording goes beside it, under a name the session gives; neither
+// file is changed.
 func TestRecordNeverReplacesAFile(t *testing.T) {
 	dir := t.TempDir()
 	there := filepath.Join(dir, "there.json")
@@ -399,21 +433,25 @@ func TestRecordNeverReplacesAFile(t *testing.T) {
 	assert.Equal(t, "error: -record "+there+": the file exists, and a recording never replaces a file: name another, or remove it\n", stderr.String())
 	assert.Empty(t, stdout.String(), "nothing runs")
 
-	later := filepath.Join(dir, "later.json")
+	// A file that appears during the session, as another session's
+	// recording may, stays; the recording goes beside it.
+	later, beside := filepath.Join(dir, "later.json"), filepath.Join(dir, "later-2.json")
 	synctest.Test(t, func(t *testing.T) {
 		term := startChat(t, "-chat", "-record", later)
 		term.typeLine("What is 2 plus 3?")
 		term.after(time.Minute)
 		require.NoError(t, os.WriteFile(later, []byte("mine"), 0o644))
-		err := term.end()
-		require.Error(t, err)
-		assert.Equal(t, "-record "+later+": nothing written: "+later+" exists, and a recording never replaces a file", err.Error())
+		require.NoError(t, term.end())
+		assert.True(t, strings.HasSuffix(term.stderr.String(), later+" appeared during the session, and a recording never replaces a file: recorded the session in "+beside+"; replay it offline with -scenario "+beside+"\n"), term.stderr.String())
 	})
 	for _, path := range []string{there, later} {
 		data, err := os.ReadFile(path)
 		require.NoError(t, err)
 		assert.Equal(t, "mine", string(data), "unchanged")
 	}
+	var stdout2, stderr2 bytes.Buffer
+	require.NoError(t, run(context.Background(), []string{"-scenario", beside}, &stdout2, &stderr2), "the recording beside it replays: %s", stderr2.String())
+	assert.Contains(t, stdout2.String(), "What is 2 plus 3?")
 	left, err := filepath.Glob(filepath.Join(dir, ".*"))
 	require.NoError(t, err)
 	assert.Empty(t, left, "no temporary file is left behind")

@@ -289,8 +289,8 @@ func poll(get func() []fakemodel.Message) []fakemodel.Message {
 // it streams in: message_start, a message_update per chunk, message_end.
 // TransformContext, if set, decides what the model is shown. Like Pi's, it
 // never fails for the model's sake: a failed request becomes a reply with
-// stop reason error, a cancelled one a reply with stop reason aborted. Its
-// only error is errStopped.
+// stop reason error, a cancelled one a reply with stop reason aborted, each
+// with the text that streamed before. Its only error is errStopped.
 func (r *runState) streamAssistantResponse() (fakemodel.AssistantMessage, error) {
 	// Like Pi, transform first, then start the reply.
 	shown, transformErr := r.shown()
@@ -321,7 +321,7 @@ func (r *runState) streamAssistantResponse() (fakemodel.AssistantMessage, error)
 		return fakemodel.AssistantMessage{}, stopped
 	}
 	if err != nil {
-		reply = fakemodel.AssistantMessage{StopReason: fakemodel.StopReasonError, ErrorMessage: err.Error()}
+		reply = fakemodel.AssistantMessage{Text: text.String(), StopReason: fakemodel.StopReasonError, ErrorMessage: err.Error()}
 		if r.ctx.Err() != nil {
 			reply.StopReason = fakemodel.StopReasonAborted
 		}

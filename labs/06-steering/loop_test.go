@@ -353,6 +353,34 @@ func TestAFailedModelRequestStillEndsTheRun(t *testing.T) {
 	assert.Equal(t, []string{"message_end assistant", "turn_end results=0", "agent_end messages=2"}, trace(events)[len(events)-3:])
 }
 
+// TestAFailedStreamKeepsItsText: a stream that breaks off after some words
+// ends the run with stop reason error, and the reply in the history keeps
+// the words that streamed, as Pi's does.
+func TestAFailedStreamKeepsItsText(t *testing.T) {
+	s, err := scenario.Parse("x.json", []byte(`{"prompt": "go", "replies": [{"text": "the stream broke off", "stopReason": "error", "partial": "Let me"}]}`))
+	require.NoError(t, err)
+	for name, model := range map[string]fakemodel.Model{"a stream": breakingStream{"Let ", "me"}, "a scenario's partial text": s.Model()} {
+		events := loopEvents(context.Background(), Config{Model: model})
+		require.Equal(t, ModelError, summarize(events).stopReason())
+		end := events[len(events)-1].(AgentEnd)
+		failed, ok := end.Messages[len(end.Messages)-1].(fakemodel.AssistantMessage)
+		require.True(t, ok, "the last message is the failed reply")
+		assert.Equal(t, "Let me", failed.Text, name)
+		assert.Equal(t, fakemodel.StopReasonError, failed.StopReason, name)
+		assert.Contains(t, failed.ErrorMessage, "the stream broke off", name)
+	}
+}
+
+// breakingStream is a model whose stream sends its words, then breaks off.
+type breakingStream []string
+
+func (words breakingStream) Reply(_ context.Context, req fakemodel.Request) (fakemodel.AssistantMessage, error) {
+	for _, w := range words {
+		req.OnText(w)
+	}
+	return fakemodel.AssistantMessage{}, errors.New("the stream broke off")
+}
+
 // TestAReportAfterTheCallReturnedIsStillDropped has a tool leave a goroutine
 // behind that reports after the tool returned. Like Pi, the loop drops the
 // note: no update may follow the call's end, and the goroutine must not wait

@@ -3,9 +3,11 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -67,4 +69,40 @@ func TestCtrlCWhileTheScenarioFileBlocks(t *testing.T) {
 	assert.Equal(t, 130, exit.ExitCode())
 	assert.Equal(t, "interrupted: Ctrl-C cancelled the run\n", stderr.String())
 	assert.Empty(t, stdout.String())
+}
+
+// TestHeadOneKeepsTheRecording runs the real program as "-chat -record
+// FILE | head -1" would: the reader of standard output goes after the first
+// line. The process must not die of SIGPIPE: the session ends, the
+// recording is written, and the status is 1, for the output that was lost.
+func TestHeadOneKeepsTheRecording(t *testing.T) {
+	bin, err := expected.Build(t.TempDir(), "06-steering")
+	require.NoError(t, err)
+	rec := filepath.Join(t.TempDir(), "session.json")
+	cmd := exec.Command(bin, "-chat", "-record", rec)
+	stdin, err := cmd.StdinPipe()
+	require.NoError(t, err)
+	defer stdin.Close() // open until the end: the session must not end by the end of input
+	out, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	require.NoError(t, cmd.Start())
+	hung := time.AfterFunc(time.Minute, func() { _ = cmd.Process.Kill() })
+	defer hung.Stop()
+
+	_, err = io.WriteString(stdin, "What is the weather in Oslo?\n")
+	require.NoError(t, err)
+	first, err := bufio.NewReader(out).ReadString('\n')
+	require.NoError(t, err)
+	assert.Equal(t, "turn 1 · user: What is the weather in Oslo?\n", first)
+	require.NoError(t, out.(io.Closer).Close()) // head -1 exits
+
+	err = cmd.Wait()
+	require.True(t, hung.Stop(), "the program still ran a minute later, and was killed")
+	var exit *exec.ExitError
+	require.True(t, errors.As(err, &exit), "%v; stderr: %s", err, stderr.String())
+	assert.Equal(t, 1, exit.ExitCode(), "not killed by SIGPIPE; stderr: %s", stderr.String())
+	assert.Contains(t, stderr.String(), "recorded the session in "+rec)
+	assert.FileExists(t, rec)
 }

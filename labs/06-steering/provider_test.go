@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -33,6 +35,10 @@ type response struct {
 	body   string
 	// fixture names a stream of testdata/NAME.sse, sent with status 200.
 	fixture string
+	// stream, if fixture is "", is a stream written out, sent with status
+	// 200; respond, if set, writes the whole response instead.
+	stream  string
+	respond http.HandlerFunc
 	// hold, if not nil, keeps the response back until it is closed.
 	hold chan struct{}
 	// stall sends nothing until the client hangs up.
@@ -82,6 +88,11 @@ func (srv *fixtureServer) serve(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case res.stall:
 		<-r.Context().Done()
+	case res.respond != nil:
+		res.respond(w, r)
+	case res.stream != "":
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, res.stream)
 	case res.status != 0:
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(res.status)
@@ -243,25 +254,175 @@ func TestChatWithARealModelsProtocol(t *testing.T) {
 	sameLines(t, live, stdout.String(), "the offline replay's trace is the session's")
 }
 
-// TestArgumentsThatAreNotAnObjectReplayAsTheyFailed: a real model may send
-// arguments that are not even JSON. The live tool refuses them, and so does
-// the replayed one, in the same words, so the replay's trace is the
+// TestArgumentsThatCannotBeReadReplayAsTheyFailed: a real model may send
+// arguments that are not JSON, even after pi-ai's repair. The live tool
+// refuses them, with an error that says what is wrong with them and quotes
+// them; the recording holds {} and the error, and the replay's trace is the
 // session's.
-func TestArgumentsThatAreNotAnObjectReplayAsTheyFailed(t *testing.T) {
+func TestArgumentsThatCannotBeReadReplayAsTheyFailed(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "")
-	srv := startFixtureServer(t, response{fixture: "invalid-arguments"}, response{fixture: "text"})
+	srv := startFixtureServer(t, response{fixture: "arguments-unreadable"}, response{fixture: "text"})
 	rec := filepath.Join(t.TempDir(), "session.json")
 	c := startLiveChat("-chat", "-trace", "-model-name", "test-model", "-base-url", srv.URL, "-record", rec)
-	c.typeLine(t, "What is 1 plus?")
+	c.typeLine(t, "Weather in Oslo?")
 	c.stdout.await(t, "agent_end", 1)
 	require.Equal(t, 0, c.end(), "stderr: %s", c.stderr)
 
 	live := c.stdout.String()
-	assert.True(t, strings.Contains(live, "tool_execution_end call_bad error: Validation failed for tool \"calculate\": arguments must be a JSON object, not a string."),
-		"the live tool refuses the arguments:\n%s", live)
+	assert.Contains(t, live, "tool_execution_end call_u error: Validation failed for tool \"weather\": arguments are not valid JSON: invalid character 'O' looking for beginning of value. Received arguments: {\"city\": Oslo}\n",
+		"the live tool refuses the arguments, and says why")
+	replay(t, rec, live)
+}
+
+// replay replays the recording rec with -trace, and checks that its trace
+// is live's.
+func replay(t *testing.T, rec, live string) {
+	t.Helper()
 	var stdout, stderr bytes.Buffer
-	require.NoError(t, run(context.Background(), []string{"-scenario", rec, "-trace"}, &stdout, &stderr))
+	require.NoError(t, run(context.Background(), []string{"-scenario", rec, "-trace"}, &stdout, &stderr), "stderr: %s", stderr.String())
 	sameLines(t, live, stdout.String(), "the offline replay's trace is the session's")
+}
+
+// TestBrokenArgumentsRunAsInPi: arguments that pi-ai repairs or completes
+// run the tool with what the model meant: a raw line break inside a string,
+// and an object that the model did not close.
+func TestBrokenArgumentsRunAsInPi(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	srv := startFixtureServer(t,
+		response{fixture: "arguments-raw-line-break"}, response{fixture: "text"},
+		response{fixture: "arguments-unclosed"}, response{fixture: "text"},
+	)
+	rec := filepath.Join(t.TempDir(), "session.json")
+	c := startLiveChat("-chat", "-model-name", "test-model", "-base-url", srv.URL, "-record", rec)
+	c.typeLine(t, "Note it.")
+	c.stdout.await(t, "the agent's history holds", 1)
+	c.typeLine(t, "Weather in Oslo?")
+	c.stdout.await(t, "the agent's history holds", 2)
+	require.Equal(t, 0, c.end(), "stderr: %s", c.stderr)
+	inOrder(t, c.stdout.String(),
+		`turn 1 · start call_w write {"path":"a.txt","text":"line1\nline2"}`,
+		"turn 1 · done call_w write ⇒ wrote 11 bytes to a.txt",
+		`turn 1 · start call_o weather {"city":"Oslo"}`,
+		"turn 1 · done call_o weather ⇒ Oslo 4 °C, light rain",
+	)
+}
+
+// TestThinkingShowsWhileTheModelThinks: a model's reasoning prints while it
+// streams, on a line of its own, before its reply, and not in a trace; the
+// recording keeps it, and the replay prints it again.
+func TestThinkingShowsWhileTheModelThinks(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	srv := startFixtureServer(t, response{fixture: "thinking-reasoning-content"}, response{fixture: "thinking-reasoning-content"})
+	rec := filepath.Join(t.TempDir(), "session.json")
+	c := startLiveChat("-chat", "-model-name", "test-model", "-base-url", srv.URL, "-record", rec)
+	c.typeLine(t, "What is 23 × 17?")
+	c.stdout.await(t, "the agent's history holds", 1)
+	require.Equal(t, 0, c.end(), "stderr: %s", c.stderr)
+	live := c.stdout.String()
+	inOrder(t, live,
+		"turn 1 · model thinks: The user wants a sum.",
+		"turn 1 · model said: 23 × 17 = 391.",
+		"answer: 23 × 17 = 391.",
+	)
+	recording, err := os.ReadFile(rec)
+	require.NoError(t, err)
+	assert.Contains(t, string(recording), `"thinking": "The user wants a sum."`)
+
+	var stdout, stderr bytes.Buffer
+	require.NoError(t, run(context.Background(), []string{"-scenario", rec}, &stdout, &stderr))
+	inOrder(t, stdout.String(), "turn 1 · model thinks: The user wants a sum.", "turn 1 · model said: 23 × 17 = 391.")
+
+	trace := startLiveChat("-chat", "-trace", "-model-name", "test-model", "-base-url", srv.URL)
+	trace.typeLine(t, "What is 23 × 17?")
+	trace.stdout.await(t, "agent_end", 1)
+	require.Equal(t, 0, trace.end())
+	assert.NotContains(t, trace.stdout.String()+trace.stderr.String(), "The user wants", "a trace holds events only")
+}
+
+// TestTheTurnLimitStopsARunawayModel: a model that asks for a tool again
+// and again is stopped after -max-turns turns, or 25 without it, by lab
+// 03's turn limit as a ShouldStopAfterTurn policy; the session goes on, and
+// the recording replays to the same trace.
+func TestTheTurnLimitStopsARunawayModel(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	runaway := make([]response, 30)
+	for i := range runaway {
+		runaway[i] = response{fixture: "tool-call-in-pieces"}
+	}
+	srv := startFixtureServer(t, runaway...)
+	rec := filepath.Join(t.TempDir(), "session.json")
+	c := startLiveChat("-chat", "-trace", "-model-name", "test-model", "-base-url", srv.URL, "-max-turns", "3", "-record", rec)
+	c.typeLine(t, "What is 23 × 17?")
+	c.stdout.await(t, "agent_end", 1)
+	require.Equal(t, 0, c.end(), "stderr: %s", c.stderr)
+	live := c.stdout.String()
+	assert.Equal(t, 3, strings.Count(live, "turn_end"), "three turns, then the policy stops the run")
+	replay(t, rec, live)
+
+	srv = startFixtureServer(t, runaway...)
+	c = startLiveChat("-chat", "-model-name", "test-model", "-base-url", srv.URL)
+	c.typeLine(t, "What is 23 × 17?")
+	c.stdout.await(t, "the agent's history holds", 1)
+	require.Equal(t, 0, c.end(), "stderr: %s", c.stderr)
+	assert.Contains(t, c.stdout.String(), "loop ended: 25 turns, stop reason stopped (ShouldStopAfterTurn returned true)\n", "the default limit")
+}
+
+// TestTheRecordingStaysWithinItsLimit: a session whose recording grows
+// toward the 1 MiB of a scenario file hears of it once the recording holds
+// three quarters of that; the run that passes the limit, and the runs
+// after it, are not recorded, and the session goes on. The recording holds
+// the runs before, and replays.
+func TestTheRecordingStaysWithinItsLimit(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	long := `data: {"choices":[{"index":0,"delta":{"content":"` + strings.Repeat("x", 300_000) + `"},"finish_reason":"stop"}]}` + "\n\ndata: [DONE]\n\n"
+	srv := startFixtureServer(t, response{stream: long}, response{stream: long}, response{stream: long}, response{stream: long}, response{fixture: "text"})
+	rec := filepath.Join(t.TempDir(), "session.json")
+	c := startLiveChat("-chat", "-model-name", "test-model", "-base-url", srv.URL, "-record", rec)
+	for i := range 5 {
+		c.typeLine(t, fmt.Sprintf("Run %d.", i+1))
+		c.stdout.await(t, "the agent's history holds", i+1)
+	}
+	require.Equal(t, 0, c.end(), "stderr: %s", c.stderr)
+	stdout := c.stdout.String()
+	inOrder(t, stdout,
+		"the agent's history holds 6 messages; nothing is queued",
+		"(the recording holds 879 KiB of the 1024 KiB a scenario file may hold; a run that passes the limit is not recorded, nor any after it)",
+		"the agent's history holds 8 messages; nothing is queued",
+		"(the recording is full: a scenario file holds at most 1024 KiB; "+rec+" will hold the session up to the run before this one, and records no more)",
+		"answer: 23 × 17 = 391.",
+	)
+	assert.Equal(t, 1, strings.Count(stdout, "(the recording holds"), "one warning")
+	assert.Contains(t, c.stderr.String(), "recorded the session in "+rec)
+
+	var replayed, stderr bytes.Buffer
+	require.NoError(t, run(context.Background(), []string{"-scenario", rec}, &replayed, &stderr), "stderr: %s", stderr.String())
+	assert.Equal(t, 3, strings.Count(replayed.String(), "loop ended:"), "the recording holds the three runs before the limit")
+}
+
+// TestFirstTimeMistakesSayWhatToDo: a base URL without its scheme, one
+// without /v1, an empty model name (an unset variable) and a server that
+// loads slowly each get one line that says what to do.
+func TestFirstTimeMistakesSayWhatToDo(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	var stdout, stderr bytes.Buffer
+	assert.Equal(t, 2, cli.Run(context.Background(), run, []string{"-chat", "-model-name", "qwen3:8b", "-base-url", "127.0.0.1:11434/v1"}, &stdout, &stderr))
+	assert.Equal(t, "error: chat completions: base URL \"127.0.0.1:11434/v1\" has no scheme: add http://, as in http://127.0.0.1:11434/v1\n", stderr.String())
+
+	stderr.Reset()
+	assert.Equal(t, 2, cli.Run(context.Background(), run, []string{"-chat", "-model-name", ""}, &stdout, &stderr))
+	assert.True(t, strings.HasPrefix(stderr.String(), "-model-name is empty: name the model the server should run, such as qwen3:8b (is the variable you gave it set?)\n"), stderr.String())
+
+	srv := startFixtureServer(t, response{status: http.StatusNotFound, body: "404 page not found"}, response{stall: true})
+	c := startLiveChat("-chat", "-model-name", "qwen3:8b", "-base-url", srv.URL, "-idle-timeout", "50ms")
+	c.typeLine(t, "Hi.")
+	c.stdout.await(t, "the agent's history holds", 1)
+	c.typeLine(t, "Hi again.")
+	c.stdout.await(t, "the agent's history holds", 2)
+	require.Equal(t, 0, c.end(), "stderr: %s", c.stderr)
+	inOrder(t, c.stdout.String(),
+		"turn 1 · model request failed: chat completions: the server answered 404 Not Found: 404 page not found; add /v1 to the base URL: "+srv.URL+"/v1",
+		"turn 1 · model request failed: chat completions: the server sent nothing for 50ms (the idle timeout)",
+	)
 }
 
 // TestChatGoesOnAfterAFailedRequest: each failure of the server, or of the
@@ -294,7 +455,7 @@ func TestChatGoesOnAfterAFailedRequest(t *testing.T) {
 		"loop ended: 1 turn, stop reason error",
 		"turn 1 · model request failed: chat completions: the server answered 500 Internal Server Error: The server had an error while processing your request.",
 		"loop ended: 1 turn, stop reason error",
-		"turn 1 · model said: The answer ", // the word cut off never shows
+		"turn 1 · model said: The answer is", // all the text that arrived, up to the chunk cut off
 		"turn 1 · model request failed: chat completions: the stream ended before the reply did: no finish_reason and no data: [DONE]",
 		"loop ended: 1 turn, stop reason error",
 		"turn 1 · model request aborted: chat completions: context canceled",
@@ -306,29 +467,55 @@ func TestChatGoesOnAfterAFailedRequest(t *testing.T) {
 
 // TestTheKeyNeverShows: the key from OPENAI_API_KEY goes to the server, and
 // nowhere else: not to standard output or error, not into the recording,
-// not even when the server quotes it back in its error.
+// whole or in any piece of 8 characters, even when the server quotes it
+// back: in its error, at the end of a long redirect's address, which the
+// message cuts, and JSON-escaped in a call's arguments, which the tool's
+// error quotes.
 func TestTheKeyNeverShows(t *testing.T) {
-	const key = "sk-sentinel-7Hq2Zx9Lw4"
+	const key = "sk-sentinel-7Hq2Zx9Lw4aB3cD5eF"
 	t.Setenv("OPENAI_API_KEY", key)
+	escaped := ""
+	for _, r := range key {
+		escaped += fmt.Sprintf(`\\u%04x`, r) // escaped in the arguments, which are a string
+	}
+	args := func(text string) string {
+		return `data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_k","function":{"name":"weather","arguments":` + strconv.Quote(text) + `}}]}}]}` + "\n\n" +
+			`data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}` + "\n\ndata: [DONE]\n\n"
+	}
 	srv := startFixtureServer(t,
 		response{status: http.StatusUnauthorized, body: `{"error":{"message":"Incorrect API key provided: ` + key + `.","type":"invalid_request_error"}}`},
+		response{respond: func(w http.ResponseWriter, _ *http.Request) {
+			// The key starts at character 181; the message keeps 200.
+			w.Header().Set("Location", "https://proxy.example/"+strings.Repeat("v1/", 52)+"?k="+key)
+			w.WriteHeader(http.StatusFound)
+		}},
+		response{stream: args(`{"city":"` + escaped + `"}`)},
+		response{fixture: "text"},
+		response{stream: args(`{"city": "` + escaped + `", oops}`)},
+		response{fixture: "text"},
 		response{fixture: "tool-call-in-pieces"},
 		response{fixture: "text"},
 	)
 	rec := filepath.Join(t.TempDir(), "session.json")
 	c := startLiveChat("-chat", "-model-name", "test-model", "-base-url", srv.URL, "-record", rec)
-	c.typeLine(t, "What is 23 × 17?")
-	c.stdout.await(t, "the agent's history holds", 1)
-	c.typeLine(t, "Try again: what is 23 × 17?")
-	c.stdout.await(t, "the agent's history holds", 2)
+	for i, prompt := range []string{"What is 23 × 17?", "And now?", "Weather there?", "And there?", "Try again: what is 23 × 17?"} {
+		c.typeLine(t, prompt)
+		c.stdout.await(t, "the agent's history holds", i+1)
+	}
 	require.Equal(t, 0, c.end(), "stderr: %s", c.stderr)
 
 	recording, err := os.ReadFile(rec)
 	require.NoError(t, err)
-	assert.Contains(t, c.stdout.String(), "Incorrect API key provided: [redacted].", "the server's message, without the key")
+	inOrder(t, c.stdout.String(),
+		"turn 1 · model request failed: chat completions: the server answered 401 Unauthorized: Incorrect API key provided: [redacted].",
+		"turn 1 · done call_k weather ⇒ error: no weather station in [redacted]",
+		`turn 1 · done call_2 weather ⇒ error: Validation failed for tool "weather": arguments are not valid JSON: invalid character 'o' looking for beginning of object key string. Received arguments: {"city": "[redacted]", oops}`,
+	)
+	assert.Contains(t, c.stdout.String(), "v1/?k=[redacted]; point the base URL there", "the key is redacted before the message cuts the address")
 	for name, text := range map[string]string{"standard output": c.stdout.String(), "standard error": c.stderr.String(), "the recording": string(recording)} {
-		assert.False(t, strings.Contains(text, key), "the key shows in %s", name)
-		assert.False(t, strings.Contains(text, "7Hq2Zx9Lw4"), "part of the key shows in %s", name)
+		for i := 0; i+8 <= len(key); i++ {
+			assert.NotContains(t, text, key[i:i+8], "%d characters of the key show in %s", 8, name)
+		}
 	}
 	srv.mu.Lock()
 	defer srv.mu.Unlock()

@@ -51,9 +51,10 @@ func TestEveryFieldAtOnce(t *testing.T) {
 			"turn 1 · done a lookup ⇒ error: division by zero",      // calls.a wins over the tool's result
 			"turn 1 · history ← result of a",
 			"turn 1 · history ← result of b",
-			"turn 2 · user: focus on speed", // the steering message, before the next request
-			"turn 2 · model said: …",        // stopReason length, without calls: the run would end
-			"turn 3 · user: now summarise",  // the follow-up, once the model stopped
+			"turn 2 · user: focus on speed",       // the steering message, before the next request
+			"turn 2 · model thinks: Speed, then.", // thinking, before the reply, on a line of its own
+			"turn 2 · model said: …",              // stopReason length, without calls: the run would end
+			"turn 3 · user: now summarise",        // the follow-up, once the model stopped
 			"turn 3 · model said: …",
 			"turn 3 · start c lookup {}",
 			"(the user presses Ctrl-C)", // interrupts

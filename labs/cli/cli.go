@@ -120,8 +120,8 @@ func Main(program Program) {
 // stopped it. Main calls Run; a lab's tests call it to check its command
 // line.
 func Run(ctx context.Context, program Program, args []string, stdout, stderr io.Writer) int {
-	out := &checkedWriter{w: stdout}
-	err := call(ctx, program, args, out, stderr)
+	out := newCheckedWriter(stdout)
+	err := call(context.WithValue(ctx, outputLostKey, (<-chan struct{})(out.lost)), program, args, out, stderr)
 	var p *panicked
 	if errors.As(err, &p) {
 		fmt.Fprintln(stderr, p)

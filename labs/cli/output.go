@@ -15,8 +15,13 @@ import (
 // A checkedWriter passes writes on to w and keeps the first error. Output
 // that is lost, to a full disk for instance, must not end with status 0.
 type checkedWriter struct {
-	w   io.Writer
-	err error
+	w    io.Writer
+	err  error
+	lost chan struct{} // closed at the first failed write
+}
+
+func newCheckedWriter(w io.Writer) *checkedWriter {
+	return &checkedWriter{w: w, lost: make(chan struct{})}
 }
 
 // Write writes p to w, unless an earlier write failed.
@@ -25,7 +30,10 @@ func (c *checkedWriter) Write(p []byte) (int, error) {
 		return 0, c.err
 	}
 	n, err := c.w.Write(p)
-	c.err = err
+	if err != nil {
+		c.err = err
+		close(c.lost)
+	}
 	return n, err
 }
 

@@ -2,6 +2,9 @@ package cli
 
 import (
 	"bytes"
+	"context"
+	"errors"
+	"io"
 	"os"
 	"testing"
 
@@ -70,4 +73,40 @@ func TestPrintableEscapesOnlyWhatDoesNotPrint(t *testing.T) {
 	assert.Equal(t, `invalid value "x" for flag -y: bad`, Printable(`invalid value "x" for flag -y: bad`))
 	assert.Equal(t, `flag provided but not defined: -\x1b[2J\nx`, Printable("flag provided but not defined: -\x1b[2J\nx"))
 	assert.Equal(t, `a\u202eb\xffc`, Printable("a\u202eb\xffc"))
+}
+
+// TestOutputLostSaysWhenAWriteFailed: a program run by Run learns, through
+// its context, that its standard output can no longer be written, as when
+// the reader of a pipe has gone.
+func TestOutputLostSaysWhenAWriteFailed(t *testing.T) {
+	assert.Nil(t, OutputLost(context.Background()), "outside Run, nothing to say")
+	status := Run(context.Background(), func(ctx context.Context, _ []string, stdout, _ io.Writer) error {
+		lost := OutputLost(ctx)
+		require.NotNil(t, lost)
+		_, _ = io.WriteString(stdout, "fine")
+		select {
+		case <-lost:
+			t.Error("a write that worked lost nothing")
+		default:
+		}
+		_, _ = io.WriteString(stdout, "broken")
+		select {
+		case <-lost:
+		default:
+			t.Error("a failed write must close the channel")
+		}
+		_, _ = io.WriteString(stdout, "again") // closes nothing twice
+		return nil
+	}, nil, failAfter(4), io.Discard)
+	assert.Equal(t, 1, status, "lost output fails the program")
+}
+
+// failAfter is a writer that takes n bytes, then fails.
+type failAfter int
+
+func (f failAfter) Write(p []byte) (int, error) {
+	if len(p) > int(f) {
+		return 0, errors.New("broken pipe")
+	}
+	return len(p), nil
 }

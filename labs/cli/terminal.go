@@ -22,6 +22,7 @@ const (
 	interruptsKey ctxKey = iota
 	stdinKey
 	hangupsKey
+	outputLostKey
 )
 
 // Hangups hands the signals that ask a program to end, SIGTERM and SIGHUP
@@ -29,7 +30,8 @@ const (
 // each, instead of ending the process at once: for a program with
 // something to save first, such as -chat's recording. The program must
 // then end itself, soon. A program that never calls it ends at once on
-// them, as programs do.
+// them, as programs do. From Main, it also keeps a closed pipe on standard
+// output from ending the process (see OutputLost).
 //
 // In a context that Main did not make, it returns the channel that
 // WithHangups put there, or nil, which never delivers.
@@ -38,11 +40,25 @@ func Hangups(ctx context.Context) <-chan os.Signal {
 	case fromMain:
 		ch := make(chan os.Signal, 2)
 		signal.Notify(ch, syscall.SIGTERM, syscall.SIGHUP)
+		// A pipe whose reader is gone, as after "| head -1", would end
+		// the process at its next write (SIGPIPE). Instead the write
+		// fails, and OutputLost says so.
+		signal.Ignore(syscall.SIGPIPE)
 		return ch
 	case <-chan os.Signal:
 		return v
 	}
 	return nil
+}
+
+// OutputLost returns a channel that is closed once a write to the program's
+// standard output has failed, as when the reader of a pipe has gone: for a
+// program with something to save first, which calls Hangups, so that such a
+// write fails instead of ending the process. In a context that Run did not
+// make, it returns nil, which never delivers.
+func OutputLost(ctx context.Context) <-chan struct{} {
+	ch, _ := ctx.Value(outputLostKey).(<-chan struct{})
+	return ch
 }
 
 // WithHangups returns a copy of ctx whose Hangups is ch: for a test that

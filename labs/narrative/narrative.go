@@ -1,7 +1,8 @@
 // Package narrative writes the narrative of labs 05 and 06: the lines a
 // user reads while a run of the loop happens, one for each thing that
-// happens, the model's reply word by word as it streams in, and how the run
-// ended. Each lab decides which of its events gets which line (its
+// happens, the model's reply word by word as it streams in (and its
+// reasoning, if it streams any, dimmed on a line of its own), and how the
+// run ended. Each lab decides which of its events gets which line (its
 // narrate.go), since only the lab knows its events; this package holds the
 // formatting the labs share and no lab teaches: the colours, the turn
 // prefix, a reply that streams in on one line, counts and lists of roles,
@@ -26,8 +27,8 @@ import (
 
 // A Printer writes a lab's output to one writer.
 type Printer struct {
-	w                            io.Writer
-	label, turn, good, warn, bad *color.Color
+	w                                 io.Writer
+	label, turn, good, warn, bad, dim *color.Color
 }
 
 // NewPrinter returns a printer for w. It colours its output only when w is a
@@ -42,6 +43,7 @@ func NewPrinter(w io.Writer) *Printer {
 		good:  paint(color.FgGreen),
 		warn:  paint(color.FgYellow),
 		bad:   paint(color.FgRed),
+		dim:   paint(color.Faint),
 	}
 }
 

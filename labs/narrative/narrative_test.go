@@ -98,6 +98,34 @@ func TestAnAsideWaitsForTheEndOfTheStreamingLine(t *testing.T) {
 		"a line that comes while the reply streams waits for the end of the reply's line")
 }
 
+// TestThinkingHasALineOfItsOwn: a model's reasoning streams on a line of
+// its own, before the reply's text, and an aside waits for both; on a
+// terminal it is dimmed, apart from the reply.
+func TestThinkingHasALineOfItsOwn(t *testing.T) {
+	var out bytes.Buffer
+	r := NewPrinter(&out).Run()
+	r.NextTurn()
+	r.Thinking("The user wants")
+	r.Aside("(the user types)")
+	r.Thinking(" a sum.\nEasy.")
+	r.Delta("23 × 17 = 391.")
+	r.MessageEnd(fakemodel.AssistantMessage{Text: "23 × 17 = 391."})
+	r.NextTurn()
+	r.Thinking("Done.")
+	r.MessageEnd(fakemodel.AssistantMessage{StopReason: fakemodel.StopReasonError, ErrorMessage: "503"})
+	assert.Equal(t, "turn 1 · model thinks: The user wants a sum. Easy.\nturn 1 · model said: 23 × 17 = 391.\n(the user types)\n"+
+		"turn 2 · model thinks: Done.\nturn 2 · model request failed: 503\n", out.String())
+
+	device, err := os.Open(os.DevNull)
+	require.NoError(t, err)
+	defer device.Close()
+	t.Setenv("NO_COLOR", "")
+	t.Setenv("TERM", "xterm")
+	if cli.Colorful(device) {
+		assert.Equal(t, "\x1b[2mx\x1b[22m", NewPrinter(device).dim.Sprint("x"), "a terminal shows the reasoning dimmed")
+	}
+}
+
 func TestHowARunEnded(t *testing.T) {
 	history := []fakemodel.Message{
 		fakemodel.UserMessage{}, fakemodel.AssistantMessage{},

@@ -3,6 +3,7 @@ package narrative
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
@@ -18,11 +19,35 @@ type Run struct {
 	// clock, if set, is the clock the run's tools wait on.
 	clock *democlock.Clock
 	// number is the current turn's number.
-	number    int
-	streaming bool
+	number int
+	// open is the line that the model's reply keeps open while it
+	// streams in: its reasoning, its text, or none.
+	open openLine
 	// held are lines that came while the model's reply was streaming:
-	// they wait for the end of its line.
+	// they wait for the end of its lines.
 	held []string
+}
+
+// An openLine is a line that a streaming reply keeps open.
+type openLine int
+
+const (
+	noLine       openLine = iota
+	thinkingLine          // "model thinks: ..."
+	textLine              // "model said: ..."
+)
+
+// startLine ends the open line, if another is open, and opens line with
+// its label.
+func (r *Run) startLine(line openLine, label string) {
+	if r.open == line {
+		return
+	}
+	if r.open != noLine {
+		fmt.Fprintln(r.w)
+	}
+	fmt.Fprintf(r.w, "%s %s ", r.prefix(), label)
+	r.open = line
 }
 
 // Run returns the narrative of a new run, written by p.
@@ -60,18 +85,25 @@ func (r *Run) UserInTurn(text string) {
 // Delta prints one chunk of the model's reply as it streams in: the first
 // chunk of a reply opens its line, "model said:".
 func (r *Run) Delta(chunk string) {
-	if !r.streaming {
-		fmt.Fprintf(r.w, "%s model said: ", r.prefix())
-		r.streaming = true
-	}
+	r.startLine(textLine, "model said:")
 	fmt.Fprint(r.w, chunk)
+}
+
+// Thinking prints one chunk of the model's reasoning, which a model that
+// thinks before it answers streams apart from its reply: on a line of its
+// own, "model thinks:", dimmed, because it is no part of the reply. A line
+// break or a tab in it prints as a space, so that the reasoning stays on its
+// line, as a recording holds it.
+func (r *Run) Thinking(chunk string) {
+	r.startLine(thinkingLine, r.dim.Sprint("model thinks:"))
+	fmt.Fprint(r.w, r.dim.Sprint(strings.NewReplacer("\n", " ", "\r", " ", "\t", " ").Replace(chunk)))
 }
 
 // Aside prints a line that tells no event, such as what a simulated user
 // does. While the model's reply streams in, it waits for the end of the
 // reply's line.
 func (r *Run) Aside(text string) {
-	if r.streaming {
+	if r.open != noLine {
 		r.held = append(r.held, text)
 		return
 	}
@@ -84,9 +116,9 @@ func (r *Run) Aside(text string) {
 func (r *Run) MessageEnd(m fakemodel.Message) {
 	switch m := m.(type) {
 	case fakemodel.AssistantMessage:
-		if r.streaming {
+		if r.open != noLine {
 			fmt.Fprintln(r.w)
-			r.streaming = false
+			r.open = noLine
 			for _, text := range r.held {
 				r.Line(text)
 			}

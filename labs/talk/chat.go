@@ -2,11 +2,15 @@ package talk
 
 import (
 	"bufio"
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -34,8 +38,19 @@ const (
 	offlineWord  = 100 * time.Millisecond
 )
 
-// MaxLine is the longest line -chat reads.
+// MaxLine is the longest line -chat reads. A longer line is not sent.
 const MaxLine = 64 << 10
+
+// The turn limit of -chat: DefaultMaxTurns, unless -max-turns sets another
+// from 1 to MaxMaxTurns.
+const (
+	// DefaultMaxTurns stops a model that asks for tools again and again,
+	// and a paid service's bill with it, while leaving a real task all
+	// the turns it needs.
+	DefaultMaxTurns = 25
+	// MaxMaxTurns is the largest limit -max-turns takes, as in lab 03.
+	MaxMaxTurns = 1000
+)
 
 // Options are the settings of -chat, filled from the command line (Flags).
 type Options struct {
@@ -47,6 +62,12 @@ type Options struct {
 	BaseURL, ModelName string
 	// Record names the file to write the session to, as a scenario.
 	Record string
+	// MaxTurns stops each run after this many turns: lab 03's turn limit,
+	// which the lab makes a ShouldStopAfterTurn policy.
+	MaxTurns int
+	// IdleTimeout is the longest a real model's server may send nothing
+	// (chatcompletions.Config.IdleTimeout).
+	IdleTimeout time.Duration
 }
 
 // Flags defines -chat and its flags on fs, filling opts.
@@ -55,19 +76,36 @@ func Flags(fs *cli.FlagSet, opts *Options) {
 	fs.StringVar(&opts.BaseURL, "base-url", "", "with -chat and -model-name, the `URL` of a server that speaks the Chat Completions API (default: $OPENAI_BASE_URL, else "+chatcompletions.DefaultBaseURL+")")
 	fs.StringVar(&opts.ModelName, "model-name", "", "with -chat, ask the real model `NAME` (such as qwen3:8b) instead of the offline one; a key, if the server needs one, comes from $OPENAI_API_KEY, never from a flag")
 	fs.FileVar(&opts.Record, "record", "with -chat, write the session to `FILE` as a scenario file, which -scenario replays offline; FILE must not exist")
+	fs.IntVar(&opts.MaxTurns, "max-turns", DefaultMaxTurns, fmt.Sprintf("with -chat, stop each run after `N` turns (1 to %d), so that a model that asks for tools again and again stops", MaxMaxTurns))
+	fs.DurationVar(&opts.IdleTimeout, "idle-timeout", chatcompletions.DefaultIdleTimeout, "with -chat and -model-name, how long the server may send nothing, such as 5m for a model that loads slowly, before the request fails")
 }
 
 // Check refuses a command line that gives a flag of -chat without -chat,
-// -base-url without -model-name, or -chat with -scenario. Call it after
-// Parse.
+// -base-url or -idle-timeout without -model-name, -chat with -scenario, an
+// empty -model-name, or a value out of range. Call it after Parse.
 func (o Options) Check(fs *cli.FlagSet, stderr io.Writer) error {
-	if err := fs.Requires(stderr, "chat", "they set up the session of -chat", "base-url", "model-name", "record"); err != nil {
+	if err := fs.Requires(stderr, "chat", "they set up the session of -chat", "base-url", "model-name", "record", "max-turns", "idle-timeout"); err != nil {
 		return err
 	}
-	if err := fs.Requires(stderr, "model-name", "name the model the server should run", "base-url"); err != nil {
+	if err := fs.Requires(stderr, "model-name", "name the model the server should run", "base-url", "idle-timeout"); err != nil {
 		return err
 	}
-	return fs.Excludes(stderr, "chat", "a scenario file scripts a whole session, the user's part too", "scenario")
+	if err := fs.Excludes(stderr, "chat", "a scenario file scripts a whole session, the user's part too", "scenario"); err != nil {
+		return err
+	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	switch {
+	case given["model-name"] && strings.TrimSpace(o.ModelName) == "":
+		// -model-name "$MODEL" with $MODEL unset would ask the offline
+		// model, and the user would take its answers for the real one's.
+		return fs.Refuse(stderr, "-model-name is empty: name the model the server should run, such as qwen3:8b (is the variable you gave it set?)")
+	case o.MaxTurns < 1 || o.MaxTurns > MaxMaxTurns:
+		return fs.Refuse(stderr, "invalid value %d for flag -max-turns: must be from 1 to %d", o.MaxTurns, MaxMaxTurns)
+	case o.IdleTimeout <= 0:
+		return fs.Refuse(stderr, "invalid value %v for flag -idle-timeout: must be more than 0, such as 5m", o.IdleTimeout)
+	}
+	return nil
 }
 
 // A Chat is a session with a person at a terminal, lab 06's -chat. A line
@@ -98,6 +136,10 @@ type Chat struct {
 	// asides are what the session says during a run, until the next
 	// event prints them.
 	asides []string
+	// recorded is the recording up to the last run that kept it within
+	// its limit; warned is set once the session has said it nears it.
+	recorded []byte
+	warned   bool
 }
 
 // A liveRun is one run of a chat.
@@ -142,14 +184,16 @@ func NewChat(opts Options, queueMode string, sequential bool) (*Chat, error) {
 		c.about = "the offline model, fakemodel.Assistant (arithmetic, the weather in Oslo, Lima or Cairo, notes)"
 	} else {
 		provider, err := chatcompletions.New(chatcompletions.Config{
-			BaseURL:   cmp.Or(opts.BaseURL, chatcompletions.BaseURLFromEnv()),
-			ModelName: opts.ModelName,
-			APIKey:    chatcompletions.APIKeyFromEnv(),
+			BaseURL:     cmp.Or(opts.BaseURL, chatcompletions.BaseURLFromEnv()),
+			ModelName:   opts.ModelName,
+			APIKey:      chatcompletions.APIKeyFromEnv(),
+			IdleTimeout: opts.IdleTimeout,
 		})
 		if err != nil {
 			return nil, cli.BadInput(err)
 		}
-		// Its String names the model and the server, never the key.
+		// Its String names the model, quoted if need be, and the server,
+		// never the key.
 		c.model.model, c.about = provider, provider.String()
 	}
 	sequentialTools := map[string]bool{}
@@ -162,6 +206,7 @@ func NewChat(opts Options, queueMode string, sequential bool) (*Chat, error) {
 			return nil, cli.BadInput(fmt.Errorf("-record %s: %w", cli.Quote(opts.Record), err))
 		}
 		c.rec = scenario.NewRecorder(sequentialTools, queueMode, sequential)
+		c.rec.StopAfterTurn(cmp.Or(opts.MaxTurns, DefaultMaxTurns))
 	}
 	return c, nil
 }
@@ -177,21 +222,26 @@ func (c *Chat) Tools() []Tool { return c.tools }
 func (c *Chat) Clock() *democlock.Clock { return c.clock }
 
 // A line is one line of standard input, or the error that ended it.
+// tooLong marks a line longer than MaxLine, which is not sent.
 type line struct {
-	text string
-	err  error
+	text    string
+	tooLong bool
+	err     error
 }
 
 // Run runs the session: it reads standard input (cli.Stdin) line by line,
 // takes each Ctrl-C for itself (cli.Interrupts), runs each prompt with run
 // on agent, which must have the chat's model and tools, and prints the runs
 // as s says. At the end it writes the recording, if any. SIGTERM and SIGHUP
-// (cli.Hangups) end the session as a Ctrl-C and the end of input would
-// together, so that a closed terminal still leaves the recording.
+// (cli.Hangups), and standard output that can no longer be written
+// (cli.OutputLost), end the session as a Ctrl-C and the end of input would
+// together, so that a closed terminal, or a pipe whose reader has gone,
+// still leaves the recording; so does an error reading standard input.
 func (c *Chat) Run(ctx context.Context, s Show, agent Agent, run Run) error {
 	c.show, c.agent = s, agent
 	interrupts := cli.Interrupts(ctx)
 	hangups := cli.Hangups(ctx)
+	lost := cli.OutputLost(ctx)
 	stop := make(chan struct{})
 	defer close(stop)
 	lines := readLines(cli.Stdin(ctx), stop)
@@ -201,6 +251,19 @@ func (c *Chat) Run(ctx context.Context, s Show, agent Agent, run Run) error {
 
 	var done chan error // not nil while a run goes on
 	eof := false
+	// hangUp ends the session as a Ctrl-C and the end of input would
+	// together: the run stops, and the recording is written.
+	hangUp := func(why string) {
+		eof, lines = true, nil
+		switch {
+		case done == nil:
+		case isClosed(c.current.interrupted):
+			c.current.cancel()
+		default:
+			c.say(fmt.Sprintf("(%s: the run stops, and the session ends)", why)) // first, as at Ctrl-C
+			close(c.current.interrupted)
+		}
+	}
 	for {
 		if eof && done == nil {
 			return c.finish()
@@ -213,8 +276,14 @@ func (c *Chat) Run(ctx context.Context, s Show, agent Agent, run Run) error {
 			case l.err != nil:
 				if done != nil {
 					c.current.cancel()
+					<-done
+				}
+				if err := c.finish(); err != nil {
+					return err
 				}
 				return cli.BadInput(l.err)
+			case l.tooLong:
+				c.say(fmt.Sprintf("(not sent: the line is longer than %d KiB)", MaxLine>>10))
 			default:
 				if prompt, ok := c.typed(l.text, done != nil); ok {
 					done = c.start(ctx, prompt, run)
@@ -236,19 +305,14 @@ func (c *Chat) Run(ctx context.Context, s Show, agent Agent, run Run) error {
 				close(c.current.interrupted)
 			}
 		case sig := <-hangups:
-			eof, lines = true, nil
-			switch {
-			case done == nil:
-			case isClosed(c.current.interrupted):
-				c.current.cancel()
-			default:
-				c.say(fmt.Sprintf("(%v: the run stops, and the session ends)", sig)) // first, as at Ctrl-C
-				close(c.current.interrupted)
-			}
+			hangUp(sig.String())
+		case <-lost:
+			lost = nil
+			hangUp("standard output is closed")
 		case err := <-done:
 			done = nil
 			if err != nil {
-				return err
+				return errors.Join(err, c.finish())
 			}
 			c.ended()
 		case <-ctx.Done():
@@ -258,13 +322,13 @@ func (c *Chat) Run(ctx context.Context, s Show, agent Agent, run Run) error {
 }
 
 // readLines reads r line by line on a goroutine of its own, until the end
-// of input, an error, or stop. A line longer than MaxLine is an error.
+// of input, an error, or stop. A line longer than MaxLine, which a paste may
+// make, comes with tooLong set and without its text; the session goes on.
 func readLines(r io.Reader, stop <-chan struct{}) <-chan line {
 	lines := make(chan line)
 	go func() {
 		defer close(lines)
-		scan := bufio.NewScanner(r)
-		scan.Buffer(make([]byte, 4096), MaxLine)
+		in := bufio.NewReaderSize(r, 4096)
 		send := func(l line) bool {
 			select {
 			case lines <- l:
@@ -273,19 +337,47 @@ func readLines(r io.Reader, stop <-chan struct{}) <-chan line {
 				return false
 			}
 		}
-		for scan.Scan() {
-			if !send(line{text: scan.Text()}) {
+		for {
+			l, err := readLine(in)
+			if err == nil || (errors.Is(err, io.EOF) && (l.text != "" || l.tooLong)) {
+				if !send(l) {
+					return
+				}
+			}
+			switch {
+			case errors.Is(err, io.EOF):
+				return
+			case err != nil:
+				send(line{err: fmt.Errorf("standard input: %w", err)})
 				return
 			}
 		}
-		if err := scan.Err(); err != nil {
-			if errors.Is(err, bufio.ErrTooLong) {
-				err = fmt.Errorf("a line is longer than %d KiB", MaxLine>>10)
-			}
-			send(line{err: fmt.Errorf("standard input: %w", err)})
-		}
 	}()
 	return lines
+}
+
+// readLine reads one line, without its line end, as bufio.Scanner would:
+// the last line may have none. Of a line longer than MaxLine it keeps
+// nothing, and reads on to its end.
+func readLine(in *bufio.Reader) (line, error) {
+	var l line
+	var text []byte
+	for {
+		part, err := in.ReadSlice('\n')
+		if !l.tooLong {
+			text = append(text, part...)
+			if len(bytes.TrimRight(text, "\r\n")) > MaxLine {
+				l.tooLong, text = true, nil
+			}
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if !l.tooLong {
+			l.text = string(bytes.TrimSuffix(bytes.TrimSuffix(text, []byte("\n")), []byte("\r")))
+		}
+		return l, err
+	}
 }
 
 // isClosed reports whether ch is closed.
@@ -377,6 +469,9 @@ func (c *Chat) start(ctx context.Context, prompt string, run Run) chan error {
 	c.rec.Prompt(prompt)
 	ctx, cancel := context.WithCancel(ctx)
 	r := &liveRun{interrupted: make(chan struct{}), cancel: cancel, prompted: true, nar: c.show.begin(false)}
+	if r.nar != nil {
+		ctx = fakemodel.WithOnThinking(ctx, r.nar.Thinking)
+	}
 	c.mu.Lock()
 	c.current = r
 	c.mu.Unlock()
@@ -448,7 +543,7 @@ func (c *Chat) entered(r *liveRun) {
 }
 
 // ended prints what the session still has to say about the run that ended,
-// and what the agent holds.
+// and what the agent holds, and keeps the recording within its limit.
 func (c *Chat) ended() {
 	c.mu.Lock()
 	asides := c.asides
@@ -459,32 +554,97 @@ func (c *Chat) ended() {
 		c.show.Printer.Line(text)
 	}
 	c.show.state(c.agent)
+	c.keepRecording()
 }
 
-// finish ends the session: it writes the recording, if any.
-func (c *Chat) finish() error {
+// keepRecording encodes the recording after a run, to keep it within the
+// size of a scenario file (scenario.MaxBytes): it warns once the recording
+// holds three quarters of that, and stops recording at the run that passes
+// it, keeping the runs before, which finish writes.
+func (c *Chat) keepRecording() {
 	if c.rec == nil {
-		return nil
+		return
 	}
-	c.mu.Lock()
-	for _, text := range c.steering {
-		c.rec.Left(false, text)
-	}
-	for _, text := range c.followUp {
-		c.rec.Left(true, text)
-	}
-	c.mu.Unlock()
 	data, err := c.rec.Encode(c.agent.Messages())
-	if errors.Is(err, scenario.ErrNoPrompt) {
-		fmt.Fprintf(c.show.Errw, "nothing recorded: %v\n", err)
+	switch {
+	case errors.Is(err, scenario.ErrTooLarge):
+		c.rec = nil // no run goes on: no goroutine records now
+		c.note(fmt.Sprintf("(the recording is full: a scenario file holds at most %d KiB; %s will hold the session up to the run before this one, and records no more)", scenario.MaxBytes>>10, cli.Quote(c.record)))
+	case err != nil:
+		// finish reports it
+	default:
+		c.recorded = data
+		if !c.warned && len(data) > scenario.MaxBytes/4*3 {
+			c.warned = true
+			c.note(fmt.Sprintf("(the recording holds %d KiB of the %d KiB a scenario file may hold; a run that passes the limit is not recorded, nor any after it)", len(data)>>10, scenario.MaxBytes>>10))
+		}
+	}
+}
+
+// note prints what the session has to say while no run goes on.
+func (c *Chat) note(text string) {
+	if c.show.Trace {
+		fmt.Fprintln(c.show.Errw, text)
+	} else {
+		c.show.Printer.Line(text)
+	}
+}
+
+// finish ends the session: it writes the recording, if any, whole or up to
+// the last run that kept it within its limit, to the file -record names or,
+// if a file of that name appeared during the session, beside it, under the
+// first free name: session-2.json, session-3.json, ...
+func (c *Chat) finish() error {
+	if c.record == "" {
 		return nil
 	}
-	if err == nil {
-		err = scenario.WriteNew(c.record, data)
+	data := c.recorded
+	if c.rec != nil {
+		c.mu.Lock()
+		for _, text := range c.steering {
+			c.rec.Left(false, text)
+		}
+		for _, text := range c.followUp {
+			c.rec.Left(true, text)
+		}
+		c.mu.Unlock()
+		all, err := c.rec.Encode(c.agent.Messages())
+		switch {
+		case errors.Is(err, scenario.ErrNoPrompt):
+			fmt.Fprintf(c.show.Errw, "nothing recorded: %v\n", err)
+			return nil
+		case errors.Is(err, scenario.ErrTooLarge) && data != nil:
+			fmt.Fprintf(c.show.Errw, "the last run would make the recording longer than a scenario file may be (%d KiB): it holds the runs before\n", scenario.MaxBytes>>10)
+		case err != nil:
+			return fmt.Errorf("-record %s: nothing written: %w", cli.Quote(c.record), err)
+		default:
+			data = all
+		}
 	}
+	name, err := writeFree(c.record, data)
 	if err != nil {
 		return fmt.Errorf("-record %s: nothing written: %w", cli.Quote(c.record), err)
 	}
-	fmt.Fprintf(c.show.Errw, "recorded the session in %s; replay it offline with -scenario %s\n", cli.Quote(c.record), cli.Quote(c.record))
+	if name != c.record {
+		fmt.Fprintf(c.show.Errw, "%s appeared during the session, and a recording never replaces a file: ", cli.Quote(c.record))
+	}
+	fmt.Fprintf(c.show.Errw, "recorded the session in %s; replay it offline with -scenario %s\n", cli.Quote(name), cli.Quote(name))
 	return nil
+}
+
+// writeFree writes data to a new file at path, or, if a file is there,
+// at the first free name beside it (scenario.WriteNew), and returns the
+// name it wrote.
+func writeFree(path string, data []byte) (string, error) {
+	ext := filepath.Ext(path)
+	for n := 1; ; n++ {
+		name := path
+		if n > 1 {
+			name = fmt.Sprintf("%s-%d%s", strings.TrimSuffix(path, ext), n, ext)
+		}
+		err := scenario.WriteNew(name, data)
+		if _, statErr := os.Lstat(name); err == nil || statErr != nil || n == 99 {
+			return name, err
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -42,7 +43,8 @@ type liveModel struct {
 	ids map[string]bool
 }
 
-// Reply asks the model, streams its reply word by word, and records it.
+// Reply asks the model, streams its reply word by word, and its reasoning
+// as it comes, and records them.
 func (m *liveModel) Reply(ctx context.Context, req fakemodel.Request) (fakemodel.AssistantMessage, error) {
 	r := m.chat.current
 	mctx, stop := untilInterrupted(ctx, r.interrupted)
@@ -50,8 +52,20 @@ func (m *liveModel) Reply(ctx context.Context, req fakemodel.Request) (fakemodel
 	var (
 		words    wordBuffer
 		streamed strings.Builder
+		thought  strings.Builder
 		cut      bool
 	)
+	show := fakemodel.OnThinking(ctx)
+	mctx = fakemodel.WithOnThinking(mctx, func(chunk string) {
+		if mctx.Err() != nil {
+			return
+		}
+		chunk = screen(chunk)
+		thought.WriteString(chunk)
+		if show != nil {
+			show(chunk)
+		}
+	})
 	deliver := func(word string) {
 		if cut || !pause(mctx, m.word) {
 			cut = true
@@ -70,14 +84,17 @@ func (m *liveModel) Reply(ctx context.Context, req fakemodel.Request) (fakemodel
 	}
 	pause(mctx, m.think) // if Ctrl-C ends the wait, the model sees it at once
 	reply, err := m.model.Reply(mctx, inner)
-	if err == nil {
+	if err == nil || mctx.Err() == nil {
+		// The end of the text, which waited for the start of the next
+		// word: a stream that failed keeps it too.
 		if rest := words.rest(); rest != "" {
 			deliver(rest)
 		}
-		if cut {
-			err = fmt.Errorf("the reply stopped streaming: %w", context.Canceled)
-		}
 	}
+	if err == nil && cut {
+		err = fmt.Errorf("the reply stopped streaming: %w", context.Canceled)
+	}
+	m.chat.rec.Thinking(thought.String())
 	if err != nil {
 		msg := cli.Printable(err.Error())
 		if r.interruptedNow() {
@@ -91,8 +108,23 @@ func (m *liveModel) Reply(ctx context.Context, req fakemodel.Request) (fakemodel
 	}
 	reply.Text = streamed.String()
 	reply.ToolCalls = m.normalize(reply.ToolCalls)
-	m.chat.rec.Reply(reply)
+	m.chat.rec.Reply(recordable(reply))
 	return reply, nil
+}
+
+// recordable returns reply as a scenario file can hold it. Arguments that
+// are not JSON, which a model may write and the loop refuses, become {}:
+// the format's args are JSON. The call failed its check right after it
+// started, so the recording blocks it with the error it got, which quotes
+// the arguments, and the replay ends it the same way.
+func recordable(reply fakemodel.AssistantMessage) fakemodel.AssistantMessage {
+	reply.ToolCalls = slices.Clone(reply.ToolCalls)
+	for i, c := range reply.ToolCalls {
+		if !json.Valid(c.Arguments) {
+			reply.ToolCalls[i].Arguments = json.RawMessage("{}")
+		}
+	}
+	return reply
 }
 
 // normalize gives each call an ID and a name that a scenario file accepts,

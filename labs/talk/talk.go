@@ -82,6 +82,9 @@ func (s Show) Play(ctx context.Context, n int, script Script, agent Agent, run R
 			user.Say = nar.Aside
 		}
 		runCtx, cancel := context.WithCancel(ctx)
+		if nar != nil {
+			runCtx = fakemodel.WithOnThinking(runCtx, nar.Thinking)
+		}
 		user.Interrupt = cancel
 		user.BeforeRun()
 		err := run(runCtx, prompt, nar, func(line string) {

@@ -115,15 +115,32 @@ func TestASecondCtrlCEndsTheSessionAtOnce(t *testing.T) {
 	})
 }
 
-// TestALineTooLongIsRefused: a line longer than MaxLine ends the session
-// with a message, as bad input.
-func TestALineTooLongIsRefused(t *testing.T) {
+// TestALineTooLongIsNotSent: a line longer than MaxLine, as a paste may
+// make, is not sent, and the session goes on with the next line.
+func TestALineTooLongIsNotSent(t *testing.T) {
 	chat, err := NewChat(Options{Chat: true}, "", false)
 	require.NoError(t, err)
-	ctx := cli.WithStdin(context.Background(), strings.NewReader(strings.Repeat("x", MaxLine+1)+"\n"))
+	ctx := cli.WithStdin(context.Background(), strings.NewReader(strings.Repeat("x", MaxLine+1)+"\nhello\n"))
+	var prompts []string
+	run := func(_ context.Context, prompt string, _ *narrative.Run, _ func(string)) error {
+		prompts = append(prompts, prompt)
+		return nil
+	}
 	var out, errw bytes.Buffer
-	err = chat.Run(ctx, Show{Printer: narrative.NewPrinter(&out), Errw: &errw}, &anAgent{}, nil)
-	require.Error(t, err)
-	assert.Equal(t, "standard input: a line is longer than 64 KiB", err.Error())
-	assert.Equal(t, 2, cli.Run(ctx, func(context.Context, []string, io.Writer, io.Writer) error { return err }, nil, &out, &errw), "bad input")
+	require.NoError(t, chat.Run(ctx, Show{Printer: narrative.NewPrinter(&out), Errw: &errw}, &anAgent{}, run))
+	assert.Equal(t, []string{"hello"}, prompts)
+	assert.True(t, strings.HasPrefix(out.String(), "(not sent: the line is longer than 64 KiB)\n"), out.String())
+}
+
+// TestLinesAreReadAsAScannerReadsThem: a line ends at "\n" or "\r\n", the
+// last one may have no end, and a line of MaxLine bytes is still a line.
+func TestLinesAreReadAsAScannerReadsThem(t *testing.T) {
+	long := strings.Repeat("y", MaxLine)
+	stop := make(chan struct{})
+	defer close(stop)
+	var got []line
+	for l := range readLines(strings.NewReader("one\r\n\ntwo\n"+long+"\n"+long+"z\nlast"), stop) {
+		got = append(got, l)
+	}
+	assert.Equal(t, []line{{text: "one"}, {text: ""}, {text: "two"}, {text: long}, {tooLong: true}, {text: "last"}}, got)
 }
