@@ -184,8 +184,8 @@ func TestEveryToolCallOfAReplyRunsInOrder(t *testing.T) {
 		return
 	}
 
-	expected.Equal(t, []string{string(twoSumsCalls[0].Arguments), string(twoSumsCalls[1].Arguments)}, ran,
-		"step 4: every tool call of a reply runs, not only the first, in the order of the calls: the arguments the tool ran with")
+	expected.EqualLines(t, []string{string(twoSumsCalls[0].Arguments), string(twoSumsCalls[1].Arguments)}, ran,
+		"step 4: every tool call of a reply runs, not only the first, in the order of the calls: the arguments the tool ran with, a call per line")
 	expected.AssertHistory(t, []fakemodel.Message{
 		fakemodel.UserMessage{Text: "What are 2 + 3 and 23 × 17?"},
 		fakemodel.AssistantMessage{Text: "Two sums at once.", ToolCalls: twoSumsCalls, StopReason: fakemodel.StopReasonToolUse},

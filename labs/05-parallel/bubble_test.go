@@ -49,30 +49,38 @@ func inBubble(t *testing.T, f func(t *testing.T)) {
 	})
 }
 
-// waiting lists where the goroutines of the named bubble wait, one item
-// per place, sorted, as "batch.go:206 in (*runState).execute.func1: chan
-// send".
+// waiting lists where the goroutines of the named bubble wait, as places
+// does.
 func waiting(bubble string) []string {
-	var places []string
-	count := map[string]int{}
+	var gs []goroutine
 	for _, g := range stacks(true) {
-		place := g.inLab(true)
-		if bubble == "" || g.bubble() != bubble || place == "" {
+		if bubble == "" || g.bubble() != bubble || g.inLab(true) == "" {
 			continue // another bubble's, or the testing package's own
 		}
-		place += ": " + g.waitsFor()
+		gs = append(gs, g)
+	}
+	return places(gs)
+}
+
+// places lists where the goroutines wait, one item per place, sorted, as
+// "batch.go:206 in (*runState).execute.func1: chan send (3 goroutines)".
+func places(gs []goroutine) []string {
+	var out []string
+	count := map[string]int{}
+	for _, g := range gs {
+		place := g.inLab(true) + ": " + g.waitsFor()
 		if count[place] == 0 {
-			places = append(places, place)
+			out = append(out, place)
 		}
 		count[place]++
 	}
-	slices.Sort(places) // runtime.Stack's order of goroutines may change between runs
-	for i, p := range places {
+	slices.Sort(out) // runtime.Stack's order of goroutines may change between runs
+	for i, p := range out {
 		if n := count[p]; n > 1 {
-			places[i] = fmt.Sprintf("%s (%d goroutines)", p, n)
+			out[i] = fmt.Sprintf("%s (%d goroutines)", p, n)
 		}
 	}
-	return places
+	return out
 }
 
 // toolGoroutines returns the goroutines that run the lab's code, other

@@ -133,7 +133,7 @@ func TestEveryEventComesFromTheRunsGoroutine(t *testing.T) {
 		}
 		expected.Empty(t, elsewhere, "every event reaches the consumer on the goroutine that ranges over the run: "+
 			"a tool's goroutine hands its events to the loop over a channel, and never calls r.emit, "+
-			"which would run the consumer's code on the tool's goroutine. These came from another goroutine")
+			"which would run the consumer's code on the tool's goroutine: the events that came from another goroutine")
 	})
 }
 
@@ -551,12 +551,8 @@ func TestNoGoroutineOutlivesARun(t *testing.T) {
 					cancel()
 				}
 				synctest.Wait()
-				var left []string
-				for _, g := range toolGoroutines() {
-					left = append(left, fmt.Sprintf("waits (%s) at %s", g.waitsFor(), g.inLab(false)))
-				}
-				expected.Empty(t, left, "no tool goroutine outlives the run: does execute take every call's end, even after the consumer stopped, and wait for its goroutines? "+
-					"The goroutines left")
+				expected.Empty(t, places(toolGoroutines()), "no tool goroutine outlives the run (does execute take every call's end, even after the consumer stopped, "+
+					"and wait for its goroutines?): where the goroutines left behind wait")
 			})
 		})
 	}
