@@ -324,7 +324,7 @@ func TestHooksRunAtTheirPoints(t *testing.T) {
 					missing = append(missing, p.name)
 				}
 			}
-			if !expected.Empty(t, missing, "%s: its start, BeforeToolCall, AfterToolCall (r.finalizeExecutedToolCall) and its end each come once; missing", id) {
+			if !expected.Empty(t, missing, "%s: its start, BeforeToolCall, AfterToolCall (r.finalizeExecutedToolCall) and its end each come once: what the run's log lacks", id) {
 				return
 			}
 			expected.Equal(t, start+1, before, "BeforeToolCall runs right after %s starts, during preparation: its place in the run's log", id)
