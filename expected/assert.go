@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -107,6 +108,95 @@ func Contains(t testing.TB, text, part, msg string, args ...any) bool {
 	}
 	Report(t, Finding{Message: sentence(msg, args), Want: "a text that holds " + quote(part), Got: quote(text)})
 	return false
+}
+
+// Empty checks that got holds nothing: a list of what must not happen, such
+// as the events that reached the consumer on another goroutine.
+func Empty[E any](t testing.TB, got []E, msg string, args ...any) bool {
+	t.Helper()
+	if len(got) == 0 {
+		return true
+	}
+	f := Finding{Message: sentence(msg, args), Want: "none"}
+	if g, ok := show(reflect.ValueOf(got)); ok {
+		f.Got = g
+	} else {
+		f.Got = count(len(got), "item")
+		f.Diff = diff(cmp.Diff([]E(nil), got, compareOptions...))
+	}
+	Report(t, f)
+	return false
+}
+
+// NotEmpty checks that got holds something: the requests a function must
+// send, the calls that must run.
+func NotEmpty[E any](t testing.TB, got []E, msg string, args ...any) bool {
+	t.Helper()
+	if len(got) > 0 {
+		return true
+	}
+	Report(t, Finding{Message: sentence(msg, args), Want: "at least one", Got: "none"})
+	return false
+}
+
+// Includes checks that list holds item, such as a line of a trace.
+func Includes[E comparable](t testing.TB, list []E, item E, msg string, args ...any) bool {
+	t.Helper()
+	if slices.Contains(list, item) {
+		return true
+	}
+	want, _ := show(reflect.ValueOf(item))
+	got, ok := show(reflect.ValueOf(list))
+	if !ok {
+		got = fmt.Sprintf("%+v", list)
+	}
+	if want == "" {
+		want = fmt.Sprintf("%+v", item)
+	}
+	Report(t, Finding{Message: sentence(msg, args), Want: "a list that includes " + want, Got: got})
+	return false
+}
+
+// EqualLines checks that got holds the lines of want, in order, such as the
+// lines of a trace. If it does not, its Finding counts the lines of each and
+// holds a line diff of the two, "-" for want and "+" for got, with two lines
+// of context: unlike [Equal]'s lists on one line, it shows where the lines
+// part.
+func EqualLines(t testing.TB, want, got []string, msg string, args ...any) bool {
+	t.Helper()
+	f, differ := linesFinding(want, got, func(n int) string { return count(n, "line") })
+	if !differ {
+		return true
+	}
+	f.Message = sentence(msg, args)
+	Report(t, f)
+	return false
+}
+
+// linesFinding compares two lists of lines and, if they differ, returns a
+// Finding without its message: how many lines each holds, written by
+// counted, and the diff's hunks. Lines of got far beyond want's cannot show
+// in diffLines lines of diff, and the diff's work grows with them: a loop
+// that never ends may send thousands. The diff leaves them out.
+func linesFinding(want, got []string, counted func(int) string) (Finding, bool) {
+	shown := got[:min(len(got), len(want)+diffLines)]
+	hunks := unified(lineDiff(want, shown), 2)
+	if len(hunks) == 0 {
+		return Finding{}, false
+	}
+	f := Finding{Want: counted(len(want)), Got: counted(len(got)), Diff: diff(strings.Join(hunks, ""))}
+	if len(got) == len(want) {
+		f.Got += ", not the same ones"
+	}
+	return f, true
+}
+
+// count writes n things in words: "1 line", "2 lines".
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 // sentence formats a message and its arguments.

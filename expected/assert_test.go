@@ -21,6 +21,10 @@ func TestAssertionsThatHoldReportNothing(t *testing.T) {
 	assert.True(t, EqualError(rec, wrapped, "turn 1: the test's guard stopped the loop", "its text"))
 	assert.True(t, ErrorIs(rec, wrapped, ErrGuard, "wraps"))
 	assert.True(t, Contains(rec, "a long text", "long", "holds"))
+	assert.True(t, Empty(rec, []string(nil), "nothing"))
+	assert.True(t, NotEmpty(rec, []int{1}, "something"))
+	assert.True(t, Includes(rec, []string{"a", "b"}, "b", "holds b"))
+	assert.True(t, EqualLines(rec, []string{"a", "b"}, []string{"a", "b"}, "lines"))
 	assert.Empty(t, rec.failures)
 }
 
@@ -54,6 +58,17 @@ func TestAFindingSaysWhatWasWantedAndWhatCame(t *testing.T) {
 			"wraps\n    want: an error that wraps \"the test's guard stopped the loop\"\n    got:  error \"boom\""},
 		{"a missing part", func(t testing.TB) bool { return Contains(t, "abc", "x", "holds x") },
 			"holds x\n    want: a text that holds \"x\"\n    got:  \"abc\""},
+		{"a list that should be empty", func(t testing.TB) bool { return Empty(t, []string{"event 3"}, "no event from another goroutine") },
+			"no event from another goroutine\n    want: none\n    got:  [\"event 3\"]"},
+		{"a list that should not be", func(t testing.TB) bool { return NotEmpty(t, []fakemodel.Request(nil), "askOnce asks the model") },
+			"askOnce asks the model\n    want: at least one\n    got:  none"},
+		{"an item not in a list", func(t testing.TB) bool { return Includes(t, []string{"a", "b"}, "c", "the trace holds c") },
+			"the trace holds c\n    want: a list that includes \"c\"\n    got:  [\"a\", \"b\"]"},
+		{"lines", func(t testing.TB) bool {
+			return EqualLines(t, []string{"turn_start", "turn_end", "agent_end"}, []string{"turn_start", "agent_end"}, "the order of events")
+		}, "the order of events\n    want: 3 lines\n    got:  2 lines\n    -want +got:\n    @@ -1,3 +1,2 @@\n     turn_start\n    -turn_end\n     agent_end"},
+		{"lines in another order", func(t testing.TB) bool { return EqualLines(t, []string{"a", "b"}, []string{"b", "a"}, "the order") },
+			"the order\n    want: 2 lines\n    got:  2 lines, not the same ones\n    -want +got:\n    @@ -1,2 +1,2 @@\n    -a\n     b\n    +a"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -74,6 +89,30 @@ func TestAStructIsShownAsADiff(t *testing.T) {
 	assert.Contains(t, rec.failures[0], "the result\n    -want +got:\n")
 	assert.Contains(t, rec.failures[0], "- \tIsError:    false,\n    + \tIsError:    true,")
 	assert.NotContains(t, rec.failures[0], "\u00a0", "plain spaces only")
+}
+
+func TestAListOfStructsThatShouldBeEmptyIsShownAsADiff(t *testing.T) {
+	rec := &recordingT{TB: t}
+	assert.False(t, Empty(rec, []fakemodel.ToolCall{{ID: "call_1"}}, "no call"))
+	require.Len(t, rec.failures, 1)
+	assert.Contains(t, rec.failures[0], "no call\n    want: none\n    got:  1 item\n    -want +got:\n")
+	assert.Contains(t, rec.failures[0], `ID: "call_1"`)
+}
+
+// TestEqualLinesKeepsALongRunShort compares a few lines with the thousands a
+// loop that never ends may produce: the diff stops after diffLines lines,
+// and its work stops with it.
+func TestEqualLinesKeepsALongRunShort(t *testing.T) {
+	rec := &recordingT{TB: t}
+	long := make([]string, 100_000)
+	for i := range long {
+		long[i] = "turn_start"
+	}
+	assert.False(t, EqualLines(rec, []string{"turn_start", "agent_end"}, long, "the run ends"))
+	require.Len(t, rec.failures, 1)
+	assert.Contains(t, rec.failures[0], "the run ends\n    want: 2 lines\n    got:  100000 lines\n")
+	assert.Contains(t, rec.failures[0], "more lines of diff")
+	assert.LessOrEqual(t, len(splitLines(rec.failures[0])), 25)
 }
 
 func TestFindingsAsDataForCheck(t *testing.T) {

@@ -30,5 +30,9 @@
 // For the labs' other tests: [Guard] wraps a model so that a loop that never
 // ends fails within a second, with a sentence that names the likely cause,
 // instead of hanging; [AssertHistory] compares histories and prints them one
-// message per line, JSON as JSON; [JSONAsText] does the same for go-cmp.
+// message per line, JSON as JSON; [JSONAsText] does the same for go-cmp. The
+// tests of the exercises' rules assert with [Equal], [EqualLines], [NoError]
+// and the others in assert.go, which report each failure as a [Finding]: the
+// rule's sentence, and what was wanted and what came, which go run ./labs
+// check prints in the learner's language.
 package expected

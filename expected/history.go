@@ -61,28 +61,11 @@ func transcriptLine(m fakemodel.Message) string {
 // histories are equal.
 func AssertHistory(t testing.TB, want, got []fakemodel.Message, msg string, args ...any) bool {
 	t.Helper()
-	w, g := Transcript(want), Transcript(got)
-	hunks := unified(lineDiff(w, g), 2)
-	if len(hunks) == 0 {
+	f, differ := linesFinding(Transcript(want), Transcript(got), func(n int) string { return count(n, "message") })
+	if !differ {
 		return true
 	}
-	f := Finding{
-		Message: sentence(msg, args),
-		Want:    messages(len(want)),
-		Got:     messages(len(got)),
-		Diff:    diff(strings.Join(hunks, "")),
-	}
-	if len(got) == len(want) {
-		f.Got += ", not the same ones"
-	}
+	f.Message = sentence(msg, args)
 	Report(t, f)
 	return false
-}
-
-// messages counts messages in words: "1 message", "2 messages".
-func messages(n int) string {
-	if n == 1 {
-		return "1 message"
-	}
-	return fmt.Sprintf("%d messages", n)
 }

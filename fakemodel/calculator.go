@@ -25,14 +25,13 @@ func calculator(req Request) (AssistantMessage, error) {
 	if !offers(req, "calculate") {
 		return needs("calculate"), nil
 	}
-	results := toolResults(req.Messages)
-	if len(results) == 0 {
+	last, results := lastResult(req.Messages)
+	if results == 0 {
 		return AssistantMessage{
 			Text:      "I will use the calculator.",
 			ToolCalls: []ToolCall{{ID: nextCallID(req.Messages, 0), Name: "calculate", Arguments: multiply23by17}},
 		}, nil
 	}
-	last := results[len(results)-1]
 	if last.IsError {
 		return AssistantMessage{Text: fmt.Sprintf("The calculator failed: %s", last.Content)}, nil
 	}
@@ -51,7 +50,7 @@ func stubborn(req Request) (AssistantMessage, error) {
 		return needs("calculate"), nil
 	}
 	text := "I will use the calculator."
-	if checks := len(toolResults(req.Messages)); checks > 0 {
+	if _, checks := lastResult(req.Messages); checks > 0 {
 		text = fmt.Sprintf("Let me check 23 × 17 once more (check %d).", checks+1)
 	}
 	return AssistantMessage{

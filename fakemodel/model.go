@@ -153,3 +153,19 @@ func toolResults(history []Message) []ToolResultMessage {
 	}
 	return results
 }
+
+// lastResult returns the newest tool result in history, and how many tool
+// results the history holds, without copying them. A loop that never ends
+// sends thousands of messages in each request before the context window
+// stops it; a model that copied every result on every request would spend
+// seconds on such a run, and a test of a loop that lacks its limit would be
+// slow as well as failing.
+func lastResult(history []Message) (last ToolResultMessage, count int) {
+	for _, m := range history {
+		if r, ok := m.(ToolResultMessage); ok {
+			last = r
+			count++
+		}
+	}
+	return last, count
+}

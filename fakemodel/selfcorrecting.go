@@ -28,15 +28,14 @@ func selfCorrecting(req Request) (AssistantMessage, error) {
 			ToolCalls: []ToolCall{{ID: nextCallID(req.Messages, 0), Name: "calculate", Arguments: args}},
 		}
 	}
-	results := toolResults(req.Messages)
-	if len(results) == 0 {
+	last, results := lastResult(req.Messages)
+	if results == 0 {
 		return divide("I will use the calculator.", 0), nil
 	}
-	last := results[len(results)-1]
 	switch {
 	case !last.IsError:
 		return AssistantMessage{Text: fmt.Sprintf("100 ÷ 4 = %s.", last.Content)}, nil
-	case len(results) == 1:
+	case results == 1:
 		return divide(fmt.Sprintf("The calculator says %q. I meant to divide by 4.", last.Content), 4), nil
 	default:
 		return AssistantMessage{Text: fmt.Sprintf("The calculator keeps failing: %s", last.Content)}, nil

@@ -7,7 +7,6 @@ import (
 
 	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
-	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -59,30 +58,36 @@ var callOne = fakemodel.ToolCall{ID: "call_1", Name: "calculate", Arguments: []b
 func TestTheRequestCarriesThePromptAndTheTool(t *testing.T) {
 	model := &recorder{model: guard(t, fakemodel.Calculator(), askedAgain)}
 	_, err := askOnce(context.Background(), model, fakemodel.CalculatorPrompt)
-	if len(model.requests) == 0 {
-		t.Fatalf("askOnce must ask the model, and returned without asking (error: %v)", err)
+	if !expected.NotEmpty(t, model.requests, "askOnce asks the model before it returns (its error: %v)", err) {
+		return
 	}
 
-	require.Equal(t, 1, len(model.requests), "askOnce sends one request, and no more")
+	if !expected.Equal(t, 1, len(model.requests), "askOnce sends one request, and no more") {
+		return
+	}
 	first := model.requests[0]
 	expected.AssertHistory(t, []fakemodel.Message{fakemodel.UserMessage{Text: fakemodel.CalculatorPrompt}}, first.Messages,
 		"the request holds one message, the prompt")
-	require.NotEmpty(t, first.Tools, "the request offers the calculator's spec, calculateSpec: without it, the model cannot ask for calculate")
-	assert.Empty(t, cmp.Diff([]fakemodel.ToolSpec{calculateSpec}, first.Tools, expected.JSONAsText),
-		"the request offers the calculator's spec, calculateSpec (-want +got)")
+	if !expected.NotEmpty(t, first.Tools, "the request offers the calculator's spec, calculateSpec: without it, the model cannot ask for calculate") {
+		return
+	}
+	expected.Equal(t, []fakemodel.ToolSpec{calculateSpec}, first.Tools,
+		"the request offers the calculator's spec, calculateSpec")
 }
 
 func TestModelFailureIsReported(t *testing.T) {
 	failing := fakemodel.Scripted(fakemodel.AssistantMessage{StopReason: fakemodel.StopReasonError, ErrorMessage: "503 Service Unavailable"})
 	_, err := askOnce(context.Background(), guard(t, failing, askedAgain), "hi")
-	require.EqualError(t, err, "ask the model: scripted model: 503 Service Unavailable",
+	expected.EqualError(t, err, "ask the model: scripted model: 503 Service Unavailable",
 		"a failed request ends the program with its error, wrapped as \"ask the model: …\"")
 }
 
 func TestTheHistoryHoldsThePromptAndTheReply(t *testing.T) {
 	model := guard(t, fakemodel.Calculator(), askedAgain)
 	history, err := askOnce(context.Background(), model, fakemodel.CalculatorPrompt)
-	require.NoError(t, err)
+	if !expected.NoError(t, err, "askOnce asks the calculator model without an error") {
+		return
+	}
 
 	want := []fakemodel.Message{
 		fakemodel.UserMessage{Text: fakemodel.CalculatorPrompt},
@@ -93,16 +98,18 @@ func TestTheHistoryHoldsThePromptAndTheReply(t *testing.T) {
 		},
 	}
 	expected.AssertHistory(t, want, history, "the reply is appended to the history, after the prompt")
-	assert.Equal(t, []fakemodel.Role{"user", "assistant"}, roles(history),
+	expected.Equal(t, []fakemodel.Role{"user", "assistant"}, roles(history),
 		"the history holds 2 messages: nothing ran the tool, so no result exists")
 }
 
 func TestOneRequestLeavesTheToolCallUnanswered(t *testing.T) {
 	history, err := askOnce(context.Background(), guard(t, fakemodel.Calculator(), askedAgain), fakemodel.CalculatorPrompt)
-	require.NoError(t, err)
+	if !expected.NoError(t, err, "askOnce asks the calculator model without an error") {
+		return
+	}
 
-	assert.Empty(t, cmp.Diff([]fakemodel.ToolCall{callOne}, unanswered(history), expected.JSONAsText),
-		"the reply asks for calculate, and nothing runs it: unanswered lists call_1 (-want +got)")
+	expected.Equal(t, []fakemodel.ToolCall{callOne}, unanswered(history),
+		"the reply asks for calculate, and nothing runs it: unanswered lists call_1")
 }
 
 func TestACallWithAResultIsAnswered(t *testing.T) {
@@ -110,6 +117,6 @@ func TestACallWithAResultIsAnswered(t *testing.T) {
 		fakemodel.AssistantMessage{ToolCalls: []fakemodel.ToolCall{{ID: "a"}, {ID: "b"}}},
 		fakemodel.ToolResultMessage{ToolCallID: "a"},
 	}
-	assert.Empty(t, cmp.Diff([]fakemodel.ToolCall{{ID: "b"}}, unanswered(history), expected.JSONAsText),
-		"unanswered lists only the calls that no tool result answers: a has one, b has none (-want +got)")
+	expected.Equal(t, []fakemodel.ToolCall{{ID: "b"}}, unanswered(history),
+		"unanswered lists only the calls that no tool result answers: a has one, b has none")
 }

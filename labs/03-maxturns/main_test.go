@@ -7,12 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
-	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -63,66 +61,75 @@ var hello = fakemodel.AssistantMessage{Text: "Hello."}
 func TestTheFirstRequestCarriesThePromptAndTheTools(t *testing.T) {
 	model := &recorder{model: guard(t, fakemodel.Scripted(hello), "does runLoop return when a reply has no tool calls (step 3)?")}
 	_, err := runLoop(context.Background(), model, []Tool{calculator}, "Hi!", 3)
-	if len(model.requests) == 0 {
-		t.Fatalf("step 2: runLoop must ask the model, and returned without asking (error: %v)", err)
+	if !expected.NotEmpty(t, model.requests, "step 2: runLoop asks the model before it returns (its error: %v)", err) {
+		return
 	}
 
 	first := model.requests[0]
 	expected.AssertHistory(t, []fakemodel.Message{fakemodel.UserMessage{Text: "Hi!"}}, first.Messages,
 		"step 1: the first request holds one message, the prompt")
-	require.NotEmpty(t, first.Tools, "step 2: the request offers the tools' specs, specs(tools): without them, the model cannot ask for a tool")
-	assert.Empty(t, cmp.Diff([]fakemodel.ToolSpec{calculateSpec}, first.Tools, expected.JSONAsText),
-		"step 2: the request offers the tools' specs (-want +got)")
+	if !expected.NotEmpty(t, first.Tools, "step 2: the request offers the tools' specs, specs(tools): without them, the model cannot ask for a tool") {
+		return
+	}
+	expected.Equal(t, []fakemodel.ToolSpec{calculateSpec}, first.Tools,
+		"step 2: the request offers the tools' specs")
 }
 
 func TestAFailingModelStopsThisLoop(t *testing.T) {
 	model := fakemodel.Scripted(fakemodel.AssistantMessage{StopReason: fakemodel.StopReasonError, ErrorMessage: "503 Service Unavailable"})
 	_, err := runLoop(context.Background(), guard(t, model, "does a failed request end the run (step 2)?"), []Tool{calculator}, "hi", 3)
-	require.EqualError(t, err, "turn 1: ask the model: scripted model: 503 Service Unavailable",
-		"step 2: a failed request ends the run with its error, wrapped as \"turn N: ask the model: …\"")
-	if errors.Unwrap(err) == nil {
-		t.Errorf("step 2: fmt.Errorf wraps the request's error with %%w, not %%v, so that errors.Is still finds it")
+	if !expected.EqualError(t, err, "turn 1: ask the model: scripted model: 503 Service Unavailable",
+		"step 2: a failed request ends the run with its error, wrapped as \"turn N: ask the model: …\"") {
+		return
 	}
+	expected.True(t, errors.Unwrap(err) != nil,
+		"step 2: fmt.Errorf wraps the request's error with %w, not %v, so that errors.Is still finds it")
 }
 
 func TestAReplyWithoutToolCallsIsTheAnswer(t *testing.T) {
 	model := guard(t, fakemodel.Scripted(hello), "does runLoop return when a reply has no tool calls (step 3)?")
 	res, err := runLoop(context.Background(), model, []Tool{calculator}, "Hi!", 3)
-	require.NoError(t, err, "step 3: a reply without tool calls ends the loop without an error")
+	if !expected.NoError(t, err, "step 3: a reply without tool calls ends the loop without an error") {
+		return
+	}
 
 	expected.AssertHistory(t, []fakemodel.Message{
 		fakemodel.UserMessage{Text: "Hi!"},
 		fakemodel.AssistantMessage{Text: "Hello.", StopReason: fakemodel.StopReasonStop},
 	}, res.History, "step 2: the reply is appended to the history")
-	assert.Equal(t, 1, res.Turns, "step 3: the loop ends in the turn of the reply without tool calls")
-	assert.Equal(t, Completed, res.StopReason, "step 3: the loop ends with stop reason completed")
+	expected.Equal(t, 1, res.Turns, "step 3: the loop ends in the turn of the reply without tool calls")
+	expected.Equal(t, Completed, res.StopReason, "step 3: the loop ends with stop reason completed")
 	answer, ok := res.Answer()
-	assert.True(t, ok, "step 3: a completed run has an answer")
-	assert.Equal(t, "Hello.", answer, "the answer is the last reply's text")
+	expected.True(t, ok, "step 3: a completed run has an answer")
+	expected.Equal(t, "Hello.", answer, "the answer is the last reply's text")
 }
 
 func TestAFailingToolStopsThisLoop(t *testing.T) {
 	// Lab 04 fixes this: here a tool error ends the whole run.
 	model := guard(t, fakemodel.SelfCorrecting(), "does a failing tool end the run (step 4)?")
 	res, err := runLoop(context.Background(), model, []Tool{calculator}, fakemodel.SelfCorrectingPrompt, 3)
-	require.EqualError(t, err, "turn 1: run calculate: division by zero",
-		"step 4: the loop runs the tool the model asked for; its error ends the run, wrapped as \"turn N: …\"")
-	assert.Equal(t, 1, res.Turns, "step 4: the run ends in the turn of the failed call")
-	assert.Equal(t, []fakemodel.Role{"user", "assistant"}, roles(res.History),
+	if !expected.EqualError(t, err, "turn 1: run calculate: division by zero",
+		"step 4: the loop runs the tool the model asked for; its error ends the run, wrapped as \"turn N: …\"") {
+		return
+	}
+	expected.Equal(t, 1, res.Turns, "step 4: the run ends in the turn of the failed call")
+	expected.Equal(t, []fakemodel.Role{"user", "assistant"}, roles(res.History),
 		"step 4: the failed call has no result in the history")
 }
 
 func TestUnknownToolStopsThisLoop(t *testing.T) {
 	model := fakemodel.Scripted(fakemodel.AssistantMessage{ToolCalls: []fakemodel.ToolCall{{ID: "x", Name: "weather"}}})
 	_, err := runLoop(context.Background(), guard(t, model, "does a call of a tool that does not exist end the run (step 4)?"), []Tool{calculator}, "hi", 3)
-	require.EqualError(t, err, "turn 1: the model asked for weather, and there is no such tool",
+	expected.EqualError(t, err, "turn 1: the model asked for weather, and there is no such tool",
 		"step 4: a call of a tool that does not exist ends the run with execute's error, wrapped as \"turn N: …\"")
 }
 
 func TestCalculatorCompletesUnderTheLimit(t *testing.T) {
 	model := guard(t, fakemodel.Calculator(), "does each tool result reach the history (step 5)? Does each request send the whole history (step 2)?")
 	res, err := runLoop(context.Background(), model, []Tool{calculator}, fakemodel.CalculatorPrompt, 3)
-	require.NoError(t, err)
+	if !expected.NoError(t, err, "the calculator model's run ends without an error") {
+		return
+	}
 
 	want := []fakemodel.Message{
 		fakemodel.UserMessage{Text: fakemodel.CalculatorPrompt},
@@ -134,15 +141,15 @@ func TestCalculatorCompletesUnderTheLimit(t *testing.T) {
 		fakemodel.ToolResultMessage{ToolCallID: "call_1", ToolName: "calculate", Content: "391"},
 		fakemodel.AssistantMessage{Text: "23 × 17 = 391.", StopReason: fakemodel.StopReasonStop},
 	}
-	assert.Equal(t, 2, res.Turns, "2 turns: one asks for calculate, one answers, within the limit of 3")
-	assert.Equal(t, Completed, res.StopReason, "a model that answers within the limit completes as in lab 02")
+	expected.Equal(t, 2, res.Turns, "2 turns: one asks for calculate, one answers, within the limit of 3")
+	expected.Equal(t, Completed, res.StopReason, "a model that answers within the limit completes as in lab 02")
 	if !expected.AssertHistory(t, want, res.History,
 		"steps 5 and 6: each tool result reaches the history, with the call's ID and the tool's name, and the loop asks again") {
 		return // the answer comes from the history
 	}
 	answer, ok := res.Answer()
-	assert.True(t, ok, "a completed run has an answer")
-	assert.Equal(t, "23 × 17 = 391.", answer)
+	expected.True(t, ok, "a completed run has an answer")
+	expected.Equal(t, "23 × 17 = 391.", answer, "the answer is the last reply's text")
 }
 
 // twoSumsCalls are the calls of twoSums' first reply, in its order.
@@ -173,12 +180,12 @@ func TestEveryToolCallOfAReplyRunsInOrder(t *testing.T) {
 	}}
 	model := guard(t, twoSums{}, "does each tool result reach the history (step 5)?")
 	res, err := runLoop(context.Background(), model, []Tool{counting}, "What are 2 + 3 and 23 × 17?", 3)
-	require.NoError(t, err)
-
-	if want := []string{string(twoSumsCalls[0].Arguments), string(twoSumsCalls[1].Arguments)}; !slices.Equal(want, ran) {
-		t.Errorf("step 4: every tool call of a reply runs, not only the first, in the order of the calls\n"+
-			"the reply's calls: %s\nthe tool ran with: %s", strings.Join(want, " "), strings.Join(ran, " "))
+	if !expected.NoError(t, err, "a run with two tool calls in one reply ends without an error") {
+		return
 	}
+
+	expected.EqualLines(t, []string{string(twoSumsCalls[0].Arguments), string(twoSumsCalls[1].Arguments)}, ran,
+		"step 4: every tool call of a reply runs, not only the first, in the order of the calls: the arguments the tool ran with, a call per line")
 	expected.AssertHistory(t, []fakemodel.Message{
 		fakemodel.UserMessage{Text: "What are 2 + 3 and 23 × 17?"},
 		fakemodel.AssistantMessage{Text: "Two sums at once.", ToolCalls: twoSumsCalls, StopReason: fakemodel.StopReasonToolUse},
@@ -186,21 +193,24 @@ func TestEveryToolCallOfAReplyRunsInOrder(t *testing.T) {
 		fakemodel.ToolResultMessage{ToolCallID: "call_2", ToolName: "calculate", Content: "391"},
 		fakemodel.AssistantMessage{Text: "5 and 391.", StopReason: fakemodel.StopReasonStop},
 	}, res.History, "step 5: each call's result reaches the history, in the order of the calls")
-	assert.Equal(t, 2, res.Turns, "2 turns: one asks for both tools, one answers")
+	expected.Equal(t, 2, res.Turns, "2 turns: one asks for both tools, one answers")
 }
 
 func TestEveryRequestCarriesTheFullHistory(t *testing.T) {
 	model := &recorder{model: guard(t, fakemodel.Calculator(), "does each tool result reach the history (step 5)?")}
 	_, err := runLoop(context.Background(), model, []Tool{calculator}, fakemodel.CalculatorPrompt, 3)
-	require.NoError(t, err)
+	if !expected.NoError(t, err, "the calculator model's run ends without an error") {
+		return
+	}
 
-	require.Equal(t, 2, len(model.requests), "one request per turn")
-	assert.Equal(t, []fakemodel.Role{"user"}, roles(model.requests[0].Messages))
-	assert.Equal(t, []fakemodel.Role{"user", "assistant", "toolResult"}, roles(model.requests[1].Messages),
+	if !expected.Equal(t, 2, len(model.requests), "one request per turn") {
+		return
+	}
+	expected.Equal(t, []fakemodel.Role{"user"}, roles(model.requests[0].Messages), "step 2: the first request holds the prompt")
+	expected.Equal(t, []fakemodel.Role{"user", "assistant", "toolResult"}, roles(model.requests[1].Messages),
 		"step 2 sends everything so far, step 5's result included")
-	for _, req := range model.requests {
-		assert.Empty(t, cmp.Diff([]fakemodel.ToolSpec{calculateSpec}, req.Tools, expected.JSONAsText),
-			"every request offers the tools (-want +got)")
+	for i, req := range model.requests {
+		expected.Equal(t, []fakemodel.ToolSpec{calculateSpec}, req.Tools, "every request offers the tools: request %d", i+1)
 	}
 }
 
@@ -216,7 +226,9 @@ func runLimited(t *testing.T, model fakemodel.Model, limit, guardAt int) (Result
 	if errors.Is(err, expected.ErrGuard) {
 		t.FailNow() // the guard has said why
 	}
-	require.NoError(t, err, "reaching the limit is a stop reason, not an error")
+	if !expected.NoError(t, err, "reaching the limit is a stop reason, not an error") {
+		t.FailNow()
+	}
 	return res, rec
 }
 
@@ -229,9 +241,9 @@ func turnsReported(requests, turns int) string {
 
 func TestStubbornModelIsStoppedAfterThreeTurns(t *testing.T) {
 	res, model := runLimited(t, fakemodel.Stubborn(), 3, 3)
-	assert.Equal(t, 3, len(model.requests), "requests sent: a limit of 3 allows 3 turns, one request each")
-	assert.Equal(t, 3, res.Turns, "%s: a limit of 3 allows 3 turns", turnsReported(len(model.requests), res.Turns))
-	assert.Equal(t, []fakemodel.Role{"user", "assistant", "toolResult", "assistant", "toolResult", "assistant", "toolResult"}, roles(res.History),
+	expected.Equal(t, 3, len(model.requests), "requests sent: a limit of 3 allows 3 turns, one request each")
+	expected.Equal(t, 3, res.Turns, "%s: a limit of 3 allows 3 turns", turnsReported(len(model.requests), res.Turns))
+	expected.Equal(t, []fakemodel.Role{"user", "assistant", "toolResult", "assistant", "toolResult", "assistant", "toolResult"}, roles(res.History),
 		"the history holds 7 messages: the prompt, then a reply and a result per turn, turn 3's result included")
 }
 
@@ -259,9 +271,9 @@ func TestTheLimitCountsTurns(t *testing.T) {
 	for _, tt := range limits {
 		t.Run(fmt.Sprintf("%s, limit %d", tt.name, tt.limit), func(t *testing.T) {
 			res, model := runLimited(t, tt.model, tt.limit, tt.limit)
-			assert.Equal(t, tt.turns, len(model.requests), "requests sent: a limit of %d allows %d turns, one request each; this model takes %d", tt.limit, tt.limit, tt.turns)
-			assert.Equal(t, tt.turns, res.Turns, "%s under a limit of %d", turnsReported(len(model.requests), res.Turns), tt.limit)
-			assert.Equal(t, tt.messages, len(res.History), "messages in the history: the prompt, then a reply and its results per turn")
+			expected.Equal(t, tt.turns, len(model.requests), "requests sent: a limit of %d allows %d turns, one request each; this model takes %d", tt.limit, tt.limit, tt.turns)
+			expected.Equal(t, tt.turns, res.Turns, "%s under a limit of %d", turnsReported(len(model.requests), res.Turns), tt.limit)
+			expected.Equal(t, tt.messages, len(res.History), "messages in the history: the prompt, then a reply and its results per turn")
 		})
 	}
 }
@@ -270,10 +282,10 @@ func TestTheStopReasonSaysWhyTheLoopEnded(t *testing.T) {
 	for _, tt := range limits {
 		t.Run(fmt.Sprintf("%s, limit %d", tt.name, tt.limit), func(t *testing.T) {
 			res, _ := runLimited(t, tt.model, tt.limit, tt.limit+guardTurns)
-			assert.Equal(t, tt.reason, res.StopReason,
+			expected.Equal(t, tt.reason, res.StopReason,
 				"a run the limit ends has stop reason max_turns; a run that ends with an answer, even in the last allowed turn, completed")
 			_, ok := res.Answer()
-			assert.Equal(t, tt.reason == Completed, ok, "only a completed run has an answer")
+			expected.Equal(t, tt.reason == Completed, ok, "only a completed run has an answer")
 		})
 	}
 }

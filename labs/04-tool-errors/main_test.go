@@ -11,7 +11,6 @@ import (
 
 	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
-	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -45,9 +44,11 @@ func failOnPanic(t *testing.T) {
 	}
 	at, inExecute := panicSite()
 	if inExecute {
-		t.Fatalf("a panic escaped execute: %v (at %s)", v, at)
+		expected.Fail(t, "a panic escaped execute: %v (at %s)", v, at)
+	} else {
+		expected.Fail(t, "the test panicked: %v (at %s)", v, at)
 	}
-	t.Fatalf("the test panicked: %v (at %s)", v, at)
+	t.FailNow()
 }
 
 // panicSite returns where the panic that a deferred function recovers
@@ -101,14 +102,18 @@ var hello = fakemodel.AssistantMessage{Text: "Hello."}
 func TestTheFirstRequestCarriesThePromptAndTheTools(t *testing.T) {
 	model := &recorder{model: guard(t, fakemodel.Scripted(hello), "does runLoop return when a reply has no tool calls (step 3)?")}
 	runLoop(context.Background(), model, []Tool{calculator}, "Hi!", 3)
-	require.NotEmpty(t, model.requests, "step 2: runLoop must ask the model, and returned without asking")
+	if !expected.NotEmpty(t, model.requests, "step 2: runLoop asks the model before it returns") {
+		return
+	}
 
 	first := model.requests[0]
 	expected.AssertHistory(t, []fakemodel.Message{fakemodel.UserMessage{Text: "Hi!"}}, first.Messages,
 		"step 1: the first request holds one message, the prompt")
-	require.NotEmpty(t, first.Tools, "step 2: the request offers the tools' specs, specs(tools): without them, the model cannot ask for a tool")
-	assert.Empty(t, cmp.Diff([]fakemodel.ToolSpec{calculateSpec}, first.Tools, expected.JSONAsText),
-		"step 2: the request offers the tools' specs (-want +got)")
+	if !expected.NotEmpty(t, first.Tools, "step 2: the request offers the tools' specs, specs(tools): without them, the model cannot ask for a tool") {
+		return
+	}
+	expected.Equal(t, []fakemodel.ToolSpec{calculateSpec}, first.Tools,
+		"step 2: the request offers the tools' specs")
 }
 
 func TestAReplyWithoutToolCallsIsTheAnswer(t *testing.T) {
@@ -119,11 +124,11 @@ func TestAReplyWithoutToolCallsIsTheAnswer(t *testing.T) {
 		fakemodel.UserMessage{Text: "Hi!"},
 		fakemodel.AssistantMessage{Text: "Hello.", StopReason: fakemodel.StopReasonStop},
 	}, res.History, "step 2: the reply is appended to the history")
-	assert.Equal(t, 1, res.Turns, "step 3: the loop ends in the turn of the reply without tool calls")
-	assert.Equal(t, Completed, res.StopReason, "step 3: the loop ends with stop reason completed")
+	expected.Equal(t, 1, res.Turns, "step 3: the loop ends in the turn of the reply without tool calls")
+	expected.Equal(t, Completed, res.StopReason, "step 3: the loop ends with stop reason completed")
 	answer, ok := res.Answer()
-	assert.True(t, ok, "step 3: a completed run has an answer")
-	assert.Equal(t, "Hello.", answer, "the answer is the last reply's text")
+	expected.True(t, ok, "step 3: a completed run has an answer")
+	expected.Equal(t, "Hello.", answer, "the answer is the last reply's text")
 }
 
 func TestSelfCorrectingModelAnswersInTurnThree(t *testing.T) {
@@ -131,8 +136,8 @@ func TestSelfCorrectingModelAnswersInTurnThree(t *testing.T) {
 	model := guard(t, fakemodel.SelfCorrecting(), "does each result, an error result too, reach the history (step 5)?")
 	res := runLoop(context.Background(), model, []Tool{calculator}, fakemodel.SelfCorrectingPrompt, 3)
 
-	assert.Equal(t, Completed, res.StopReason, "a failing tool does not end the run: the model, asked again, corrects itself, and the run completes")
-	assert.Equal(t, 3, res.Turns, "the model corrects itself in turn 2 and answers in turn 3")
+	expected.Equal(t, Completed, res.StopReason, "a failing tool does not end the run: the model, asked again, corrects itself, and the run completes")
+	expected.Equal(t, 3, res.Turns, "the model corrects itself in turn 2 and answers in turn 3")
 	want := []fakemodel.Message{
 		fakemodel.UserMessage{Text: fakemodel.SelfCorrectingPrompt},
 		fakemodel.AssistantMessage{
@@ -153,8 +158,8 @@ func TestSelfCorrectingModelAnswersInTurnThree(t *testing.T) {
 		return // the answer comes from the history
 	}
 	answer, ok := res.Answer()
-	assert.True(t, ok, "a completed run has an answer")
-	assert.Equal(t, "100 ÷ 4 = 25.", answer)
+	expected.True(t, ok, "a completed run has an answer")
+	expected.Equal(t, "100 ÷ 4 = 25.", answer, "the answer is the last reply's text")
 }
 
 func TestEveryFailingCallGetsAnErrorResultAndTheLoopGoesOn(t *testing.T) {
@@ -163,28 +168,27 @@ func TestEveryFailingCallGetsAnErrorResultAndTheLoopGoesOn(t *testing.T) {
 	res := runLoop(context.Background(), model, []Tool{calculator, average}, badCallsPrompt, 3)
 
 	const rule = "every call of a reply gets a result, in the order of the calls, and the loop goes on"
-	assert.Equal(t, Completed, res.StopReason, "%s: the model answers after the failures", rule)
-	assert.Equal(t, 2, res.Turns, "%s: the model was asked again after the failures", rule)
-	require.Equal(t, 12, len(res.History), "%s: the history holds the prompt, the reply, its 9 results and the answer:\n%s",
-		rule, strings.Join(expected.Transcript(res.History), "\n"))
+	expected.Equal(t, Completed, res.StopReason, "%s: the model answers after the failures", rule)
+	expected.Equal(t, 2, res.Turns, "%s: the model was asked again after the failures", rule)
+	if !expected.Equal(t, 12, len(res.History), "%s: the history holds the prompt, the reply, its 9 results and the answer", rule) {
+		return
+	}
 	reply, ok := res.History[1].(fakemodel.AssistantMessage)
-	require.True(t, ok, "message 1 is the reply with the calls")
-	// One line per wrong result, so that a rule broken for every call
-	// fails once.
-	var wrong []string
+	if !expected.True(t, ok, "message 1 is the reply with the calls") {
+		return
+	}
+	// One line per result, compared at once, so that a rule broken for
+	// every call fails once.
+	var want, got []string
 	for i, call := range reply.ToolCalls {
 		result, ok := res.History[2+i].(fakemodel.ToolResultMessage)
-		require.True(t, ok, "%s: message %d is a tool result", rule, 2+i)
-		if result.ToolCallID != call.ID {
-			wrong = append(wrong, fmt.Sprintf("message %d answers %s, not call %d (%s): results come in the order of the calls", 2+i, result.ToolCallID, i+1, call.ID))
+		if !expected.True(t, ok, "%s: message %d is a tool result", rule, 2+i) {
+			return
 		}
-		if result.IsError != (i > 0) {
-			wrong = append(wrong, fmt.Sprintf("message %d has IsError %t, want %t (only call 1 succeeds): %s", 2+i, result.IsError, i > 0, result.Content))
-		}
+		want = append(want, fmt.Sprintf("message %d answers %s, IsError %t", 2+i, call.ID, i > 0))
+		got = append(got, fmt.Sprintf("message %d answers %s, IsError %t", 2+i, result.ToolCallID, result.IsError))
 	}
-	if len(wrong) > 0 {
-		t.Errorf("%s:\n%s", rule, strings.Join(wrong, "\n"))
-	}
+	expected.EqualLines(t, want, got, "%s: the results come in the order of the calls, and only call 1 succeeds", rule)
 }
 
 func TestEveryRequestCarriesTheFullHistory(t *testing.T) {
@@ -192,14 +196,17 @@ func TestEveryRequestCarriesTheFullHistory(t *testing.T) {
 	model := &recorder{model: guard(t, fakemodel.SelfCorrecting(), "does each result, an error result too, reach the history (step 5)?")}
 	runLoop(context.Background(), model, []Tool{calculator}, fakemodel.SelfCorrectingPrompt, 3)
 
-	require.Equal(t, 3, len(model.requests), "one request per turn")
-	require.Equal(t, []fakemodel.Role{"user", "assistant", "toolResult"}, roles(model.requests[1].Messages),
-		"the error result is in the history the model reads")
+	if !expected.Equal(t, 3, len(model.requests), "one request per turn") {
+		return
+	}
+	if !expected.Equal(t, []fakemodel.Role{"user", "assistant", "toolResult"}, roles(model.requests[1].Messages),
+		"the error result is in the history the model reads") {
+		return
+	}
 	result := model.requests[1].Messages[2].(fakemodel.ToolResultMessage)
-	assert.True(t, result.IsError, "the model reads that its call failed")
-	for _, req := range model.requests {
-		assert.Empty(t, cmp.Diff([]fakemodel.ToolSpec{calculateSpec}, req.Tools, expected.JSONAsText),
-			"every request offers the tools (-want +got)")
+	expected.True(t, result.IsError, "the model reads that its call failed")
+	for i, req := range model.requests {
+		expected.Equal(t, []fakemodel.ToolSpec{calculateSpec}, req.Tools, "every request offers the tools: request %d", i+1)
 	}
 }
 
@@ -209,8 +216,8 @@ func TestAFailedModelRequestEndsTheLoopWithStopReasonError(t *testing.T) {
 	model := expected.Guard(t, failingModel, 2, "does a failed request end the loop, with stop reason error?")
 	res := runLoop(context.Background(), model, []Tool{calculator}, fakemodel.CalculatorPrompt, 3)
 
-	assert.Equal(t, ModelError, res.StopReason, "a failed request ends the loop with stop reason error")
-	assert.Equal(t, 2, res.Turns, "the failed request is turn 2, and the last")
+	expected.Equal(t, ModelError, res.StopReason, "a failed request ends the loop with stop reason error")
+	expected.Equal(t, 2, res.Turns, "the failed request is turn 2, and the last")
 	want := []fakemodel.Message{
 		fakemodel.UserMessage{Text: fakemodel.CalculatorPrompt},
 		fakemodel.AssistantMessage{
@@ -224,14 +231,14 @@ func TestAFailedModelRequestEndsTheLoopWithStopReasonError(t *testing.T) {
 	expected.AssertHistory(t, want, res.History,
 		"the history records the failed reply, as Pi does: an assistant message with stop reason error and the request's error")
 	_, ok := res.Answer()
-	assert.False(t, ok, "a run that ends on a failed request has no answer")
+	expected.Equal(t, false, ok, "a run that ends on a failed request has no answer")
 }
 
 func TestTheTurnLimitStillHolds(t *testing.T) {
 	defer failOnPanic(t)
 	model := guard(t, fakemodel.Stubborn(), "does the loop check the limit before each request?")
 	res := runLoop(context.Background(), model, []Tool{calculator}, fakemodel.CalculatorPrompt, 3)
-	assert.Equal(t, 3, res.Turns)
-	assert.Equal(t, MaxTurns, res.StopReason)
-	assert.Equal(t, 7, len(res.History), "the prompt, then a reply and a result per turn")
+	expected.Equal(t, 3, res.Turns, "a limit of 3 allows 3 turns")
+	expected.Equal(t, MaxTurns, res.StopReason, "a run the limit ends has stop reason max_turns")
+	expected.Equal(t, 7, len(res.History), "the prompt, then a reply and a result per turn")
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/toolargs"
 	"github.com/stretchr/testify/assert"
@@ -39,14 +40,14 @@ func checkResults(t *testing.T, rule string, isError bool, calls []toolCall) {
 			defer failOnPanic(t)
 			call := fakemodel.ToolCall{ID: "id", Name: tc.tool, Arguments: json.RawMessage(tc.args)}
 			got := execute(context.Background(), []Tool{calculator, average}, call)
-			assert.Equal(t, tc.want, got.Content, "%s: the result's text", rule)
+			expected.Equal(t, tc.want, got.Content, "%s: the result's text", rule)
 			if isError {
-				assert.True(t, got.IsError, "%s: the result is marked as an error (IsError), so that the model can tell a failure from a value", rule)
+				expected.Equal(t, true, got.IsError, "%s: the result is marked as an error (IsError), so that the model can tell a failure from a value", rule)
 			} else {
-				assert.False(t, got.IsError, "%s: a call that works is not marked as an error (IsError)", rule)
+				expected.Equal(t, false, got.IsError, "%s: a call that works is not marked as an error (IsError)", rule)
 			}
-			assert.Equal(t, "id", got.ToolCallID, "the result answers the call: it carries the call's ID")
-			assert.Equal(t, tc.tool, got.ToolName, "the result names the tool the call named")
+			expected.Equal(t, "id", got.ToolCallID, "the result answers the call: it carries the call's ID")
+			expected.Equal(t, tc.tool, got.ToolName, "the result names the tool the call named")
 		})
 	}
 }
@@ -102,8 +103,8 @@ func TestExecuteChecksArgumentsBeforeTheToolRuns(t *testing.T) {
 		return "", nil
 	})
 	got := execute(context.Background(), []Tool{tool}, fakemodel.ToolCall{Name: "calculate", Arguments: json.RawMessage(`{"op":"add"}`)})
-	assert.True(t, got.IsError, "arguments the tool does not take get an error result")
-	assert.False(t, ran, "a call with bad arguments must never reach the tool")
+	expected.Equal(t, true, got.IsError, "arguments the tool does not take get an error result")
+	expected.Equal(t, false, ran, "a call with bad arguments must never reach the tool")
 }
 
 func TestExecuteTurnsAToolErrorIntoAnErrorResult(t *testing.T) {
@@ -120,8 +121,8 @@ func TestExecutePassesTheContextToTheTool(t *testing.T) {
 		return "", ctx.Err()
 	})
 	got := execute(ctx, []Tool{tool}, fakemodel.ToolCall{Name: "calculate", Arguments: json.RawMessage(`{"op":"add","a":1,"b":2}`)})
-	assert.Equal(t, "context canceled", got.Content, "the tool gets execute's context")
-	assert.True(t, got.IsError)
+	expected.Equal(t, "context canceled", got.Content, "the tool gets execute's context")
+	expected.Equal(t, true, got.IsError, "the tool's error is an error result")
 }
 
 func TestExecuteRecoversAPanicIntoAnErrorResult(t *testing.T) {

@@ -9,14 +9,16 @@ import (
 	"strings"
 	"testing"
 	"testing/synctest"
+
+	"github.com/agent-loop-lab/agent-loop-lab/expected"
 )
 
 // inBubble runs f in a synctest bubble, as synctest.Test does. When every
 // goroutine of the bubble waits for another and nothing can wake them,
 // synctest panics, and the panic would end every test of the package with
-// a dump of every goroutine. inBubble fails the test instead, with the
-// likely causes and the lines where the goroutines wait, and the other
-// tests still run.
+// a dump of every goroutine. inBubble fails the test instead, with a
+// Finding that names the likely causes and the lines where the goroutines
+// wait, and the other tests still run.
 func inBubble(t *testing.T, f func(t *testing.T)) {
 	t.Helper()
 	var bubble string // how a stack dump names the bubble
@@ -28,13 +30,18 @@ func inBubble(t *testing.T, f func(t *testing.T)) {
 		if err, ok := r.(error); !ok || !strings.HasPrefix(err.Error(), "deadlock: ") {
 			panic(r)
 		}
-		stuck := "the run is stuck: its goroutines all wait, and nothing can wake them. " +
-			"Does a goroutine send on a channel that nobody reads any more? " +
-			"Does the loop wait for an event, or for goroutines, that never come?"
-		if places := waiting(bubble); len(places) > 0 {
-			stuck += " They wait here:\n" + strings.Join(places, "\n")
+		stuck := expected.Finding{
+			Message: "the run is stuck: its goroutines all wait, and nothing can wake them. " +
+				"Does a goroutine send on a channel that nobody reads any more? " +
+				"Does the loop wait for an event, or for goroutines, that never come?",
+			Want: "a run that ends",
+			Got:  "every goroutine waits for good",
 		}
-		t.Fatal(stuck)
+		if places := waiting(bubble); len(places) > 0 {
+			stuck.Got += ", at " + strings.Join(places, "; ")
+		}
+		expected.Report(t, stuck)
+		t.FailNow()
 	}()
 	synctest.Test(t, func(t *testing.T) {
 		bubble = current().bubble()
@@ -42,31 +49,38 @@ func inBubble(t *testing.T, f func(t *testing.T)) {
 	})
 }
 
-// waiting lists where the goroutines of the named bubble wait, one line
-// per place, sorted, as "batch.go:206 in (*runState).execute.func1: chan
-// send".
+// waiting lists where the goroutines of the named bubble wait, as places
+// does.
 func waiting(bubble string) []string {
-	var places []string
-	count := map[string]int{}
+	var gs []goroutine
 	for _, g := range stacks(true) {
-		place := g.inLab(true)
-		if bubble == "" || g.bubble() != bubble || place == "" {
+		if bubble == "" || g.bubble() != bubble || g.inLab(true) == "" {
 			continue // another bubble's, or the testing package's own
 		}
-		place += ": " + g.waitsFor()
+		gs = append(gs, g)
+	}
+	return places(gs)
+}
+
+// places lists where the goroutines wait, one item per place, sorted, as
+// "batch.go:206 in (*runState).execute.func1: chan send (3 goroutines)".
+func places(gs []goroutine) []string {
+	var out []string
+	count := map[string]int{}
+	for _, g := range gs {
+		place := g.inLab(true) + ": " + g.waitsFor()
 		if count[place] == 0 {
-			places = append(places, place)
+			out = append(out, place)
 		}
 		count[place]++
 	}
-	slices.Sort(places) // runtime.Stack's order of goroutines may change between runs
-	for i, p := range places {
+	slices.Sort(out) // runtime.Stack's order of goroutines may change between runs
+	for i, p := range out {
 		if n := count[p]; n > 1 {
-			p = fmt.Sprintf("%s (%d goroutines)", p, n)
+			out[i] = fmt.Sprintf("%s (%d goroutines)", p, n)
 		}
-		places[i] = "    " + p
 	}
-	return places
+	return out
 }
 
 // toolGoroutines returns the goroutines that run the lab's code, other

@@ -16,7 +16,6 @@ import (
 	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/services"
-	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -89,16 +88,16 @@ func TestAParallelBatchTakesAsLongAsItsSlowestCall(t *testing.T) {
 		}
 
 		runs := ran.sorted()
-		if len(runs) == 0 {
-			t.Fatal("no lookup ran: executeParallel hands the prepared calls to execute, which runs each one (executePreparedToolCall)")
+		if !expected.NotEmpty(t, runs, "the lookups run: executeParallel hands the prepared calls to execute, which runs each one (executePreparedToolCall)") {
+			return
 		}
 		// Two mistakes run this batch one call at a time: calls run one
 		// after another in executeParallel, or executeToolCalls takes the
 		// sequential path, which neither the config nor the tool asks for.
 		const sequentialPath = "or does executeToolCalls take the sequential path for this batch? Neither the config nor the weather tool is Sequential"
-		assert.Equal(t, []string{"call_1 runs from 0s", "call_2 runs from 0s", "call_3 runs from 0s"}, runs,
+		expected.Equal(t, []string{"call_1 runs from 0s", "call_2 runs from 0s", "call_3 runs from 0s"}, runs,
 			"the prepared calls run at once, each on its own goroutine: every lookup starts as the batch starts (%s)", sequentialPath)
-		assert.Equal(t, 400*time.Millisecond, batch,
+		expected.Equal(t, 400*time.Millisecond, batch,
 			"a parallel batch takes as long as its slowest call, Cairo's 0.4 s, not the 0.9 s of its calls one after another (%s)", sequentialPath)
 	})
 }
@@ -118,7 +117,7 @@ func TestEachEndComesAsItsCallFinishes(t *testing.T) {
 			"tool_execution_end call_1 at 300ms",
 			"tool_execution_end call_3 at 400ms",
 		}
-		assertLines(t, want, ends,
+		expected.EqualLines(t, want, ends,
 			"each call's tool_execution_end comes as the call finishes, in completion order, not when the batch ends")
 	})
 }
@@ -132,9 +131,9 @@ func TestEveryEventComesFromTheRunsGoroutine(t *testing.T) {
 				elsewhere = append(elsewhere, traceLine(ev))
 			}
 		}
-		assert.Empty(t, elsewhere, "every event reaches the consumer on the goroutine that ranges over the run: "+
+		expected.Empty(t, elsewhere, "every event reaches the consumer on the goroutine that ranges over the run: "+
 			"a tool's goroutine hands its events to the loop over a channel, and never calls r.emit, "+
-			"which would run the consumer's code on the tool's goroutine. These came from another goroutine")
+			"which would run the consumer's code on the tool's goroutine: the events that came from another goroutine")
 	})
 }
 
@@ -161,12 +160,12 @@ func TestResultsComeInTheModelsOrder(t *testing.T) {
 			}
 			// TestProgressBecomesUpdateEvents checks where the update comes.
 			got := without(without(trace(evs), "message_update assistant"), "tool_execution_update call_3")
-			assertLines(t, want, got,
+			expected.EqualLines(t, want, got,
 				"after the whole batch, each result's message_start and message_end, in the model's order")
 
 			sum := summarize(evs)
-			assert.Equal(t, 2, sum.turns)
-			assert.Equal(t, Completed, sum.stopReason())
+			expected.Equal(t, 2, sum.turns, "2 turns: one asks for the lookups, one answers")
+			expected.Equal(t, Completed, sum.stopReason(), "the run ends with the model's answer")
 			answer := "Here is what I found: Oslo 4 °C, light rain; Lima 19 °C, overcast; Cairo 31 °C, sunny."
 			expected.AssertHistory(t, []fakemodel.Message{
 				fakemodel.UserMessage{Text: fakemodel.ForecasterPrompt},
@@ -220,7 +219,7 @@ func TestProgressBecomesUpdateEvents(t *testing.T) {
 		var lines []string
 		for ev := range runLoop(context.Background(), forecast(t), fakemodel.ForecasterPrompt) {
 			if u, ok := ev.(ToolExecutionUpdate); ok {
-				assert.Equal(t, services.ProgressAfter, time.Since(start), "the update arrives when the tool reports it")
+				expected.Equal(t, services.ProgressAfter, time.Since(start), "the update arrives when the tool reports it")
 				updates = append(updates, u)
 			}
 			if line := traceLine(ev); strings.HasPrefix(line, "tool_execution_") {
@@ -231,9 +230,8 @@ func TestProgressBecomesUpdateEvents(t *testing.T) {
 			ToolCallID: "call_3", ToolName: "weather", Args: json.RawMessage(`{"city":"Cairo"}`),
 			PartialResult: "the Cairo station is slow, still waiting",
 		}}
-		assert.Empty(t, cmp.Diff(want, updates, expected.JSONAsText),
-			"Cairo's progress note becomes one tool_execution_update (-want +got)")
-		assertLines(t, []string{
+		expected.Equal(t, want, updates, "Cairo's progress note becomes one tool_execution_update")
+		expected.EqualLines(t, []string{
 			"tool_execution_start call_1 weather",
 			"tool_execution_start call_2 weather",
 			"tool_execution_start call_3 weather",
@@ -261,7 +259,7 @@ func TestAReportAfterTheCallReturnedIsDropped(t *testing.T) {
 		cfg := Config{Model: oneBatch(t, call("a", "careless", `{}`)), Tools: []Tool{careless}}
 		lines := trace(events(context.Background(), cfg, "go"))
 		late.Wait()
-		assert.Equal(t, []string{"tool_execution_start a careless", "tool_execution_update a", "tool_execution_end a"},
+		expected.EqualLines(t, []string{"tool_execution_start a careless", "tool_execution_update a", "tool_execution_end a"},
 			slices.DeleteFunc(lines, func(l string) bool { return !strings.HasPrefix(l, "tool_execution_") }),
 			"the note reported on time becomes an update, the one reported after the call returned is dropped")
 	})
@@ -299,7 +297,9 @@ func TestHooksRunAtTheirPoints(t *testing.T) {
 		cfg := forecast(t)
 		cfg.BeforeToolCall = func(ctx context.Context, c BeforeToolCallContext) (BeforeToolCallResult, error) {
 			args, ok := c.Args.(services.WeatherArgs)
-			require.True(t, ok, "BeforeToolCall sees the decoded arguments")
+			if !expected.True(t, ok, "BeforeToolCall sees the decoded arguments") {
+				t.FailNow()
+			}
 			log.add("before %s %s", c.ToolCall.ID, args.City)
 			return BeforeToolCallResult{}, nil
 		}
@@ -315,13 +315,24 @@ func TestHooksRunAtTheirPoints(t *testing.T) {
 			before := log.index(fmt.Sprintf("before %s %s", id, fakemodel.ForecasterCities[i]))
 			after := slices.IndexFunc(log.lines, func(l string) bool { return strings.HasPrefix(l, "after "+id+" ") })
 			end := log.index("tool_execution_end " + id)
-			require.True(t, start >= 0 && before >= 0 && after >= 0 && end >= 0,
-				"%s: its start, BeforeToolCall, AfterToolCall (r.finalizeExecutedToolCall) and its end each come once: %q", id, log.lines)
-			assert.Equal(t, start+1, before, "BeforeToolCall runs right after %s starts, during preparation", id)
-			assert.Equal(t, end-1, after, "AfterToolCall runs right before %s ends", id)
+			var missing []string
+			for _, p := range []struct {
+				name  string
+				index int
+			}{{"its start", start}, {"BeforeToolCall", before}, {"AfterToolCall", after}, {"its end", end}} {
+				if p.index < 0 {
+					missing = append(missing, p.name)
+				}
+			}
+			if !expected.Empty(t, missing, "%s: its start, BeforeToolCall, AfterToolCall (r.finalizeExecutedToolCall) and its end each come once: what the run's log lacks", id) {
+				return
+			}
+			expected.Equal(t, start+1, before, "BeforeToolCall runs right after %s starts, during preparation: its place in the run's log", id)
+			expected.Equal(t, end-1, after, "AfterToolCall runs right before %s ends: its place in the run's log", id)
 		}
-		assert.Less(t, log.index("before call_3 Cairo"), log.index("after call_2 Lima 19 °C, overcast"),
-			"every BeforeToolCall runs before any call executes")
+		beforeCairo, afterLima := log.index("before call_3 Cairo"), log.index("after call_2 Lima 19 °C, overcast")
+		expected.True(t, beforeCairo < afterLima,
+			"every BeforeToolCall runs before any call executes: the last BeforeToolCall is line %d of the run's log, the first AfterToolCall line %d", beforeCairo+1, afterLima+1)
 	})
 }
 
@@ -401,12 +412,14 @@ func TestHooksChangeResults(t *testing.T) {
 						}
 					}
 				}
-				assert.Equal(t, ToolExecutionEnd{ToolCallID: "a", ToolName: "weather", Result: tt.result, IsError: tt.isError}, end,
+				expected.Equal(t, ToolExecutionEnd{ToolCallID: "a", ToolName: "weather", Result: tt.result, IsError: tt.isError}, end,
 					"the call's end carries the result the hooks decided")
-				require.Len(t, turnEnd.ToolResults, 1, "turn_end carries the call's result")
-				assert.Equal(t, fakemodel.ToolResultMessage{ToolCallID: "a", ToolName: "weather", Content: tt.result, IsError: tt.isError}, turnEnd.ToolResults[0],
+				if !expected.Equal(t, 1, len(turnEnd.ToolResults), "turn_end carries the call's result") {
+					return
+				}
+				expected.Equal(t, fakemodel.ToolResultMessage{ToolCallID: "a", ToolName: "weather", Content: tt.result, IsError: tt.isError}, turnEnd.ToolResults[0],
 					"turn_end's result is the one the hooks decided")
-				assert.Equal(t, Completed, summarize(evs).stopReason(), "the loop goes on")
+				expected.Equal(t, Completed, summarize(evs).stopReason(), "the loop goes on")
 			})
 		})
 	}
@@ -419,10 +432,11 @@ func TestAPanickingToolBecomesAnErrorResult(t *testing.T) {
 	inBubble(t, func(t *testing.T) {
 		cfg := Config{Model: oneBatch(t, call("a", "boom", `{}`), call("b", "weather", `{"city":"Oslo"}`)), Tools: []Tool{boom, weatherTool(nil)}}
 		evs := events(context.Background(), cfg, "go")
-		assert.Contains(t, trace(evs), `tool_execution_end a error: Tool "boom" panicked: boom`,
+		ends := slices.DeleteFunc(trace(evs), func(l string) bool { return !strings.HasPrefix(l, "tool_execution_end ") })
+		expected.Includes(t, ends, `tool_execution_end a error: Tool "boom" panicked: boom`,
 			"executePreparedToolCall turns the panic into an error result")
-		assert.Contains(t, trace(evs), "tool_execution_end b", "the other call of the batch is not affected")
-		assert.Equal(t, Completed, summarize(evs).stopReason())
+		expected.Includes(t, ends, "tool_execution_end b", "the other call of the batch is not affected")
+		expected.Equal(t, Completed, summarize(evs).stopReason(), "the loop goes on")
 	})
 }
 
@@ -480,9 +494,9 @@ func TestCancellationAbortsTheRun(t *testing.T) {
 						}
 					}
 				}
-				assert.Equal(t, tt.took, time.Since(start), "the tools stop as soon as the context is cancelled: they run with the run's context, r.ctx")
-				assert.Equal(t, tt.results, results, "each cancelled call gets an error result")
-				assert.Empty(t, notErrors, "these calls' results are not marked as errors")
+				expected.Equal(t, tt.took, time.Since(start), "the tools stop as soon as the context is cancelled: they run with the run's context, r.ctx")
+				expected.EqualLines(t, tt.results, results, "each cancelled call gets an error result")
+				expected.Empty(t, notErrors, "these calls' results are not marked as errors")
 				if tt.ends != nil {
 					var ends []string
 					for _, line := range trace(evs) {
@@ -490,12 +504,12 @@ func TestCancellationAbortsTheRun(t *testing.T) {
 							ends = append(ends, line)
 						}
 					}
-					assert.Equal(t, tt.ends, ends)
+					expected.EqualLines(t, tt.ends, ends, "the calls prepared before the cancel end after the call that ended during preparation")
 				}
 				sum := summarize(evs)
-				assert.Equal(t, Aborted, sum.stopReason())
-				assert.Equal(t, 2, sum.turns, "the request of turn 2 sees the cancelled context")
-				assert.Equal(t, "agent_end messages=6", traceLine(evs[len(evs)-1]))
+				expected.Equal(t, Aborted, sum.stopReason(), "a cancelled run ends with stop reason aborted")
+				expected.Equal(t, 2, sum.turns, "the request of turn 2 sees the cancelled context")
+				expected.Equal(t, "agent_end messages=6", traceLine(evs[len(evs)-1]), "the run ends with agent_end, after the cancelled calls' results and turn 2's failed reply")
 			})
 		})
 	}
@@ -526,7 +540,7 @@ func TestNoGoroutineOutlivesARun(t *testing.T) {
 					line := traceLine(ev)
 					if line == "tool_execution_update call_3" {
 						// Proof that toolGoroutines finds them.
-						assert.NotEmpty(t, toolGoroutines(), "the tools run while they report progress")
+						expected.NotEmpty(t, toolGoroutines(), "the tools run while they report progress")
 					}
 					if line != tt.stopAt {
 						continue
@@ -537,10 +551,8 @@ func TestNoGoroutineOutlivesARun(t *testing.T) {
 					cancel()
 				}
 				synctest.Wait()
-				if left := toolGoroutines(); len(left) > 0 {
-					t.Errorf("%d tool goroutines outlive the run; the first waits (%s) at %s. Does execute take every call's end, even after the consumer stopped, and wait for its goroutines?",
-						len(left), left[0].waitsFor(), left[0].inLab(false))
-				}
+				expected.Empty(t, places(toolGoroutines()), "no tool goroutine outlives the run (does execute take every call's end, even after the consumer stopped, "+
+					"and wait for its goroutines?): where the goroutines left behind wait")
 			})
 		})
 	}
@@ -564,10 +576,13 @@ func TestAConsumerThatStopsEndsTheRun(t *testing.T) {
 					break
 				}
 			}
-			require.Len(t, got, stopAfter)
-			assert.LessOrEqual(t, time.Since(start), 400*time.Millisecond, "stopping cancels the tools still running")
+			if !expected.Equal(t, stopAfter, len(got), "the consumer stops after event %d, and the run yields no event after it", stopAfter) {
+				return
+			}
+			took := time.Since(start)
+			expected.True(t, took <= 400*time.Millisecond, "stopping cancels the tools still running: stopped after event %d (%s), the run took %s, more than the 400ms of the whole batch", stopAfter, got[stopAfter-1], took)
 			if got[stopAfter-1] == "tool_execution_update call_3" {
-				assert.Equal(t, services.ProgressAfter, time.Since(start), "stopped at 100 ms, the run ends at once")
+				expected.Equal(t, services.ProgressAfter, took, "stopped at 100 ms, the run ends at once")
 			}
 		})
 	}
@@ -580,8 +595,8 @@ func TestSequentialRunsOneCallAtATime(t *testing.T) {
 		start := time.Now()
 		evs := events(context.Background(), cfg, fakemodel.ForecasterPrompt)
 		elapsed := time.Since(start)
-		if len(batchLines(evs)) == 0 {
-			t.Fatal("no call started: executeSequential takes each call from its tool_execution_start to its result message")
+		if !expected.NotEmpty(t, batchLines(evs), "the calls start: executeSequential takes each call from its tool_execution_start to its result message") {
+			return
 		}
 
 		want := []string{
@@ -589,9 +604,9 @@ func TestSequentialRunsOneCallAtATime(t *testing.T) {
 			"tool_execution_start call_2 weather", "tool_execution_end call_2", "message_start toolResult call_2", "message_end toolResult call_2",
 			"tool_execution_start call_3 weather", "tool_execution_update call_3", "tool_execution_end call_3", "message_start toolResult call_3", "message_end toolResult call_3",
 		}
-		assertLines(t, want, batchLines(evs),
+		expected.EqualLines(t, want, batchLines(evs),
 			"with Config.Sequential, each call's start, end and result message come before the next call starts")
-		assert.Equal(t, 900*time.Millisecond, elapsed, "a sequential batch takes the sum of its calls")
+		expected.Equal(t, 900*time.Millisecond, elapsed, "a sequential batch takes the sum of its calls")
 	})
 }
 
@@ -618,7 +633,7 @@ func TestASequentialBatchEndsAFailedCallAtOnce(t *testing.T) {
 			"message_start toolResult a error", "message_end toolResult a error",
 			"tool_execution_start b weather", "tool_execution_end b", "message_start toolResult b", "message_end toolResult b",
 		}
-		assertLines(t, want, batchLines(events(context.Background(), cfg, "go")),
+		expected.EqualLines(t, want, batchLines(events(context.Background(), cfg, "go")),
 			"a call that fails preparation ends at once, with its result message, before the next call starts")
 	})
 }
@@ -635,7 +650,7 @@ func TestASequentialToolSerialisesItsWholeBatch(t *testing.T) {
 		}
 		start := time.Now()
 		evs := events(context.Background(), cfg, "go")
-		assert.Equal(t, 500*time.Millisecond, time.Since(start),
+		expected.Equal(t, 500*time.Millisecond, time.Since(start),
 			"write is a Sequential tool, so its batch runs one call at a time: 300 ms + 0 + 200 ms, one after the other")
 
 		want := []string{
@@ -643,7 +658,7 @@ func TestASequentialToolSerialisesItsWholeBatch(t *testing.T) {
 			"tool_execution_start b write", "tool_execution_end b", "message_start toolResult b", "message_end toolResult b",
 			"tool_execution_start c weather", "tool_execution_end c", "message_start toolResult c", "message_end toolResult c",
 		}
-		assertLines(t, want, batchLines(evs), "each call ends, with its result message, before the next one starts")
+		expected.EqualLines(t, want, batchLines(evs), "each call ends, with its result message, before the next one starts")
 	})
 }
 
@@ -660,10 +675,10 @@ func TestACancelStopsASequentialBatch(t *testing.T) {
 				cancel()
 			}
 		}
-		assertLines(t, []string{
+		expected.EqualLines(t, []string{
 			"tool_execution_start call_1 weather", "tool_execution_end call_1", "message_start toolResult call_1", "message_end toolResult call_1",
 		}, batchLines(evs), "once the run is cancelled, the batch starts no further call, as in Pi")
-		assert.Equal(t, Aborted, summarize(evs).stopReason(), "the request after the batch sees the cancel")
+		expected.Equal(t, Aborted, summarize(evs).stopReason(), "the request after the batch sees the cancel")
 	})
 }
 
@@ -698,7 +713,7 @@ func TestImmediateResultsEndBeforePreparedCallsRun(t *testing.T) {
 			"tool_execution_end call_4 error: rm needs the user's approval",
 			"tool_execution_start call_5 weather",
 		}
-		if !assertLines(t, want, log.lines[:min(len(want), len(log.lines))], "preparation runs in the model's order, and its failures end at once") {
+		if !expected.EqualLines(t, want, log.lines[:min(len(want), len(log.lines))], "preparation runs in the model's order, and its failures end at once") {
 			return
 		}
 		// The two prepared calls start at once, in either order.
@@ -706,7 +721,7 @@ func TestImmediateResultsEndBeforePreparedCallsRun(t *testing.T) {
 		if len(rest) >= 2 && strings.HasPrefix(rest[0], "run ") && strings.HasPrefix(rest[1], "run ") {
 			slices.Sort(rest[:2])
 		}
-		assertLines(t, []string{"run Lima", "run Oslo", "tool_execution_end call_5", "tool_execution_end call_1"}, rest,
+		expected.EqualLines(t, []string{"run Lima", "run Oslo", "tool_execution_end call_5", "tool_execution_end call_1"}, rest,
 			"the prepared calls run only after the whole batch is prepared, both at once, and end as they finish")
 	})
 }
@@ -789,7 +804,7 @@ func TestAFailedModelRequestEndsTheRun(t *testing.T) {
 		"agent_start", "turn_start", "message_start user", "message_end user",
 		"message_start assistant", "message_end assistant", "turn_end results=0", "agent_end messages=2",
 	}
-	assertLines(t, want, trace(evs), "a failed request ends the run after its turn_end")
+	expected.EqualLines(t, want, trace(evs), "a failed request ends the run after its turn_end")
 	assert.Equal(t, ModelError, summarize(evs).stopReason())
 }
 

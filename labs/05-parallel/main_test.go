@@ -28,32 +28,6 @@ func guard(t *testing.T, model fakemodel.Model, cause string) fakemodel.Model {
 	return expected.Guard(t, model, guardTurns, cause)
 }
 
-// diffLines is how many lines of diff a failure of assertLines shows at
-// most, so that a run that never ends does not print thousands.
-const diffLines = 20
-
-// assertLines checks that got holds the lines of want, such as trace lines,
-// and prints the start of a line diff of the two if it does not.
-func assertLines(t *testing.T, want, got []string, msg string) bool {
-	t.Helper()
-	// Lines of got beyond want's and the diff's length cannot show: leave
-	// them out of the diff, whose work grows with its texts.
-	shown := got[:min(len(got), len(want)+diffLines)]
-	diff := expected.UnifiedDiff("want", "got", strings.Join(want, "\n")+"\n", strings.Join(shown, "\n")+"\n")
-	if diff == "" {
-		return true
-	}
-	lines := strings.Split(strings.TrimSuffix(diff, "\n"), "\n")
-	if len(lines) > diffLines {
-		lines = append(lines[:diffLines], fmt.Sprintf("… %d more lines of diff", len(lines)-diffLines))
-	}
-	if len(shown) < len(got) {
-		lines = append(lines, fmt.Sprintf("… got holds %d lines, want %d", len(got), len(want)))
-	}
-	t.Errorf("%s (-want +got):\n%s", msg, strings.Join(lines, "\n"))
-	return false
-}
-
 // TestOutputMatchesGoldenFile runs the program in a synctest bubble, where
 // the machine's time is fake: the demo clock's real waits take no time.
 func TestOutputMatchesGoldenFile(t *testing.T) {

@@ -14,7 +14,6 @@ import (
 	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/scenario"
-	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -65,19 +64,25 @@ func TestOneAtATimeTakesOneMessagePerPoll(t *testing.T) {
 	q := queueOf(OneAtATime, "A", "B", "C")
 	left := [][]string{{"B", "C"}, {"C"}, nil}
 	for i, want := range []string{"A", "B", "C"} {
-		require.Equal(t, []string{want}, texts(q.drain()), "poll %d in mode one-at-a-time takes one message, the oldest", i+1)
-		require.Equal(t, left[i], texts(q.waiting()), "after poll %d, the messages it did not take are still queued, in order", i+1)
+		if !expected.Equal(t, []string{want}, texts(q.drain()), "poll %d in mode one-at-a-time takes one message, the oldest", i+1) {
+			return
+		}
+		if !expected.Equal(t, left[i], texts(q.waiting()), "after poll %d, the messages it did not take are still queued, in order", i+1) {
+			return
+		}
 	}
-	assert.Empty(t, texts(q.drain()), "a poll of an empty queue takes nothing")
+	expected.Empty(t, texts(q.drain()), "a poll of an empty queue takes nothing")
 }
 
 func TestAllTakesEveryQueuedMessage(t *testing.T) {
 	q := queueOf(All, "A", "B", "C")
-	require.Equal(t, []string{"A", "B", "C"}, texts(q.drain()), "a poll in mode all takes every queued message, oldest first")
-	assert.Empty(t, texts(q.waiting()), "after a poll in mode all, nothing is queued")
-	assert.Empty(t, texts(q.drain()), "a poll of an empty queue takes nothing")
+	if !expected.Equal(t, []string{"A", "B", "C"}, texts(q.drain()), "a poll in mode all takes every queued message, oldest first") {
+		return
+	}
+	expected.Empty(t, texts(q.waiting()), "after a poll in mode all, nothing is queued")
+	expected.Empty(t, texts(q.drain()), "a poll of an empty queue takes nothing")
 	q.add(user("D"))
-	assert.Equal(t, []string{"D"}, texts(q.drain()), "a message added after a poll is taken by the next poll")
+	expected.Equal(t, []string{"D"}, texts(q.drain()), "a message added after a poll is taken by the next poll")
 }
 
 func TestAQueueNeverLosesAMessage(t *testing.T) {
@@ -89,7 +94,7 @@ func TestAQueueNeverLosesAMessage(t *testing.T) {
 			q.add(user("C"))
 			q.add(user("D"))
 			q.drain()
-			assert.Equal(t, want, texts(taken), "mode %s: later adds and polls do not change the messages a poll took", mode)
+			expected.Equal(t, want, texts(taken), "mode %s: later adds and polls do not change the messages a poll took", mode)
 		}
 	})
 	t.Run("a poll holds q.mu, as add does", func(t *testing.T) {
@@ -114,8 +119,9 @@ func TestAQueueNeverLosesAMessage(t *testing.T) {
 			select {
 			case taken := <-polled:
 				q.mu.Unlock()
-				t.Fatalf("mode %s: a poll took %q while another goroutine held q.mu: "+
+				expected.Fail(t, "mode %s: a poll took %q while another goroutine held q.mu: "+
 					"hold q.mu while you read and change q.messages, since add changes them from other goroutines", mode, texts(taken))
+				return
 			default:
 			}
 			q.mu.Unlock()
@@ -157,16 +163,20 @@ func TestAQueueNeverLosesAMessage(t *testing.T) {
 				got = append(got, more...)
 			}
 			next := make([]int, senders) // the next message of each sender
+			const rule = "with q.mu held, each message is taken once, in the order it was added"
 			for _, text := range got {
 				var g, i int
-				if _, err := fmt.Sscanf(text, "%d %d", &g, &i); err != nil || g >= senders || i != next[g] {
-					t.Fatalf("mode %s: a poll took %q where sender %d's message %d was due: "+
-						"with q.mu held, each message is taken once, in the order it was added", mode, text, g, next[g])
+				if _, err := fmt.Sscanf(text, "%d %d", &g, &i); err != nil || g < 0 || g >= senders {
+					expected.Fail(t, "mode %s: a poll took %q, which no sender added: %s", mode, text, rule)
+					return
+				}
+				if !expected.Equal(t, fmt.Sprintf("%d %d", g, next[g]), text, "mode %s: the message of sender %d that a poll takes next: %s", mode, g, rule) {
+					return
 				}
 				next[g]++
 			}
 			for g, n := range next {
-				assert.Equal(t, each, n, "mode %s: the polls took %d of sender %d's %d messages: every message is taken once", mode, n, g, each)
+				expected.Equal(t, each, n, "mode %s: the polls took %d of sender %d's %d messages: every message is taken once", mode, n, g, each)
 			}
 		}
 	})
@@ -190,8 +200,8 @@ func TestABatchTerminatesOnlyIfEveryResultAsks(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			b := newBatch(tt.outcomes)
-			assert.Equal(t, tt.want, b.terminate, "a batch terminates the run only if it has results and every one asks to")
-			assert.Equal(t, len(tt.outcomes), len(b.results), "one result per outcome")
+			expected.Equal(t, tt.want, b.terminate, "a batch terminates the run only if it has results and every one asks to")
+			expected.Equal(t, len(tt.outcomes), len(b.results), "one result per outcome")
 		})
 	}
 }
@@ -208,11 +218,13 @@ func TestFirstSteeringPollComesBeforeTheFirstRequest(t *testing.T) {
 		"message_start user", "message_end user", // the steering message, in the same turn
 		"message_start assistant",
 	}
-	assert.Empty(t, cmp.Diff(want, head(without(trace(events), "message_update assistant"), len(want))),
+	expected.EqualLines(t, want, head(without(trace(events), "message_update assistant"), len(want)),
 		"the first steering poll comes before the first request: a message steered while the agent was idle enters turn 1, "+
-			"right after the prompt (-want +got)")
-	require.NotEmpty(t, model.requests, "the run asks the model")
-	assert.Equal(t, []fakemodel.Role{"user", "user"}, roles(model.requests[0].Messages), "the first request already carries it")
+			"right after the prompt")
+	if !expected.NotEmpty(t, model.requests, "the run asks the model") {
+		return
+	}
+	expected.Equal(t, []fakemodel.Role{"user", "user"}, roles(model.requests[0].Messages), "the first request already carries it")
 }
 
 func TestSteeringWaitsForTheWholeBatch(t *testing.T) {
@@ -262,12 +274,16 @@ func TestSteeringWaitsForTheWholeBatch(t *testing.T) {
 						a.Steer(user("Stop!"))
 					}
 				})
-				require.NoError(t, err)
+				if !expected.NoError(t, err, "the run ends without an error") {
+					return
+				}
 				i := slices.Index(lines, tt.want[0])
-				require.GreaterOrEqual(t, i, 0, "the batch starts")
-				assert.Empty(t, cmp.Diff(tt.want, head(lines[i:], len(tt.want))),
+				if !expected.True(t, i >= 0, "the batch starts: the trace holds %q", tt.want[0]) {
+					return
+				}
+				expected.EqualLines(t, tt.want, head(lines[i:], len(tt.want)),
 					"after each turn the loop polls for steering, and steering never interrupts a tool batch: "+
-						"\"Stop!\", typed as the batch starts, enters after the batch's turn_end, before the next request (-want +got)")
+						"\"Stop!\", typed as the batch starts, enters after the batch's turn_end, before the next request")
 			})
 		})
 	}
@@ -317,7 +333,7 @@ func TestFollowUpsComeOnlyWhenTheRunWouldEnd(t *testing.T) {
 				a.Steer(user(text))
 			}
 			events := collect(t, a, "Find flights.")
-			assertLines(t, tt.turns, usersByTurn(events),
+			expected.EqualLines(t, tt.turns, usersByTurn(events),
 				"the follow-up poll comes only when the run would otherwise end: no tool call and no steering message left; "+
 					"the follow-up, queued first, then gets a turn of its own")
 
@@ -329,11 +345,11 @@ func TestFollowUpsComeOnlyWhenTheRunWouldEnd(t *testing.T) {
 					}
 				}
 			}
-			assertLines(t, append(append([]string{"Find flights."}, tt.steer...), "Book it."), users,
+			expected.EqualLines(t, append(append([]string{"Find flights."}, tt.steer...), "Book it."), users,
 				"the follow-up, queued first, comes last: after the tool call and the steering messages")
 			sum := summarize(events)
-			assert.Equal(t, len(tt.turns), sum.turns, "turns: one for the search, one per steering message that comes after it, one for the follow-up")
-			assert.Equal(t, Completed, sum.stopReason(), "the run ends when the model answers and no message waits")
+			expected.Equal(t, len(tt.turns), sum.turns, "turns: one for the search, one per steering message that comes after it, one for the follow-up")
+			expected.Equal(t, Completed, sum.stopReason(), "the run ends when the model answers and no message waits")
 		})
 	}
 }
@@ -416,14 +432,16 @@ func TestTerminate(t *testing.T) {
 					}
 				}
 			})
-			require.NoError(t, err)
+			if !expected.NoError(t, err, "the run ends without an error") {
+				return
+			}
 			lines := trace(events)
 			rule := "a batch whose every result asks to terminate ends the run after its turn_end, " +
 				"unless a steering or follow-up message waits: that message still gets its turn"
-			assert.Equal(t, tt.turns, len(model.requests), "%s; one model request per turn", rule)
-			assert.Equal(t, tt.reason, summarize(events).stopReason(), rule)
+			expected.Equal(t, tt.turns, len(model.requests), "%s; one model request per turn", rule)
+			expected.Equal(t, tt.reason, summarize(events).stopReason(), rule)
 			if tt.reason == Terminated {
-				assert.Equal(t, fmt.Sprintf("turn_end results=%d", len(tt.calls)), lines[len(lines)-2], "the run ends right after the batch")
+				expected.Equal(t, fmt.Sprintf("turn_end results=%d", len(tt.calls)), lines[len(lines)-2], "the run ends right after the batch: the line before agent_end")
 			}
 		})
 	}
@@ -440,17 +458,19 @@ func TestAStopNeverTakesASteeringMessage(t *testing.T) {
 			a.Steer(user("Only direct flights."))
 		}
 	})
-	require.NoError(t, err)
-	assert.Equal(t, []string{"turn_end results=1", "agent_end messages=3"}, lines[len(lines)-2:], "maxTurns(1) stops the run after turn 1")
+	if !expected.NoError(t, err, "the run ends without an error") {
+		return
+	}
+	expected.EqualLines(t, []string{"turn_end results=1", "agent_end messages=3"}, lines[len(lines)-2:], "maxTurns(1) stops the run after turn 1")
 	steering, _ := a.Queued()
-	assert.Equal(t, []string{"Only direct flights."}, texts(steering),
+	expected.Equal(t, []string{"Only direct flights."}, texts(steering),
 		"ShouldStopAfterTurn is asked before the steering poll, so a stop never takes a steering message: it waits for the next run")
 
 	events := collect(t, a, "") // Continue takes it in its first poll
-	assert.Equal(t, []string{"agent_start", "turn_start", "message_start user", "message_end user"}, head(trace(events), 4),
+	expected.EqualLines(t, []string{"agent_start", "turn_start", "message_start user", "message_end user"}, head(trace(events), 4),
 		"Continue's first poll takes the waiting message")
 	steering, _ = a.Queued()
-	assert.Empty(t, texts(steering), "Continue's first poll takes the waiting message")
+	expected.Empty(t, texts(steering), "Continue's first poll takes the waiting message")
 }
 
 func TestHooksAfterATurnRunInPisOrder(t *testing.T) {
@@ -489,7 +509,7 @@ func TestHooksAfterATurnRunInPisOrder(t *testing.T) {
 		"GetFollowUpMessages", // only now: no tool call and no steering left
 		"agent_end messages=4",
 	}
-	assertLines(t, want, log, "after turn_end, in Pi's order: PrepareNextTurn, ShouldStopAfterTurn, then the steering poll; "+
+	expected.EqualLines(t, want, log, "after turn_end, in Pi's order: PrepareNextTurn, ShouldStopAfterTurn, then the steering poll; "+
 		"the follow-up poll only when the run would otherwise end")
 }
 
@@ -527,13 +547,15 @@ func TestQueueModes(t *testing.T) {
 						}
 					}
 				})
-				require.NoError(t, err)
+				if !expected.NoError(t, err, "the run ends without an error") {
+					return
+				}
 				turns := tt.turns
 				if queue == "follow-up" {
 					turns++ // the search's own answer
 				}
 				rule := "through the Agent, three messages queued at once take a turn each in mode one-at-a-time, or share one in mode all"
-				assert.Equal(t, turns, summarize(events).turns, rule)
+				expected.Equal(t, turns, summarize(events).turns, "%s: turns", rule)
 				var answers []string
 				for _, ev := range events {
 					if end, ok := ev.(TurnEnd); ok && len(end.Message.ToolCalls) == 0 {
@@ -544,10 +566,12 @@ func TestQueueModes(t *testing.T) {
 				if queue == "follow-up" {
 					// The search's own answer comes first: follow-ups
 					// wait for the run to be about to end.
-					require.NotEmpty(t, answers)
+					if !expected.NotEmpty(t, answers, "the model answers the search") {
+						return
+					}
 					answers = answers[1:]
 				}
-				assertLines(t, tt.answers, answers, rule)
+				expected.EqualLines(t, tt.answers, answers, rule)
 			})
 		}
 	}
@@ -605,24 +629,27 @@ func TestErrorAndAbortedEndTheRunAfterTurnEnd(t *testing.T) {
 				"agent_start", "turn_start", "GetSteeringMessages",
 				"turn_end results=0", "agent_end messages=2", // no hook, no poll after turn_end
 			}
-			assertLines(t, want, log, "a failed or aborted request ends the run right after its turn_end: "+
+			expected.EqualLines(t, want, log, "a failed or aborted request ends the run right after its turn_end: "+
 				"no PrepareNextTurn, no ShouldStopAfterTurn, no poll")
-			assert.Equal(t, tt.want, summarize(events).stopReason(), "the stop reason")
+			expected.Equal(t, tt.want, summarize(events).stopReason(), "the stop reason")
 		})
 	}
 	t.Run("the queues keep their messages", func(t *testing.T) {
 		a := NewAgent(AgentOptions{Config: Config{Model: guard(t, failed, endless)}})
 		a.FollowUp(user("Are you there?"))
 		steered := false
-		require.NoError(t, a.Prompt(context.Background(), "go", func(ev Event) {
+		err := a.Prompt(context.Background(), "go", func(ev Event) {
 			if traceLine(ev) == "message_start assistant" && !steered {
 				steered = true
 				a.Steer(user("Hurry.")) // after the first poll
 			}
-		}))
+		})
+		if !expected.NoError(t, err, "a failed request ends the run without an error: the error is in the history") {
+			return
+		}
 		steering, followUp := a.Queued()
-		assert.Len(t, steering, 1, "a failed run takes no steering message")
-		assert.Len(t, followUp, 1, "a failed run takes no follow-up")
+		expected.Equal(t, 1, len(steering), "a failed run takes no steering message: the messages still queued")
+		expected.Equal(t, 1, len(followUp), "a failed run takes no follow-up: the messages still queued")
 	})
 }
 

@@ -14,6 +14,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -199,7 +200,7 @@ the run added 11 messages: user, assistant, toolResult, user, assistant, toolRes
 answer: I saved note-1.txt.
 the agent's history holds 11 messages; nothing is queued
 `
-		assertLines(t, strings.Split(want, "\n"), strings.Split(term.stdout.String(), "\n"), "the session that labs/06-steering/README.md shows")
+		expected.EqualLines(t, strings.Split(want, "\n"), strings.Split(term.stdout.String(), "\n"), "the session that labs/06-steering/README.md shows")
 	})
 }
 

@@ -12,6 +12,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/scenario"
 	"github.com/google/go-cmp/cmp"
@@ -119,7 +120,7 @@ func TestHooksStillRunAtTheirPoints(t *testing.T) {
 			"tool_execution_start 3 c", "before 3",
 			"tool_execution_update 3", "tool_execution_update 3", "tool_execution_end 1", "tool_execution_end 3",
 		}
-		assertLines(t, want, log, "the hooks still run at their points, as in lab 05")
+		expected.EqualLines(t, want, log, "the hooks still run at their points, as in lab 05")
 	})
 }
 

@@ -12,9 +12,9 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/scenario"
-	"github.com/stretchr/testify/require"
 )
 
 // TestNothingIsLost is a property test. In each of many sessions, goroutines
@@ -38,10 +38,10 @@ import (
 func TestNothingIsLost(t *testing.T) {
 	const sessions = 200
 	failed := 0
-	var first []string // what went wrong in the first session that failed
+	var first []problem // what went wrong in the first session that failed
 	var firstSeed uint64
 	for seed := range uint64(sessions) {
-		var problems []string
+		var problems []problem
 		synctest.Test(t, func(t *testing.T) { problems = session(t, seed) })
 		if len(problems) > 0 {
 			if failed == 0 {
@@ -50,10 +50,24 @@ func TestNothingIsLost(t *testing.T) {
 			failed++
 		}
 	}
-	if failed > 0 {
-		t.Errorf("a message was lost, repeated or reordered in %d of %d sessions; in the first, session %d:\n%s",
-			failed, sessions, firstSeed, strings.Join(first, "\n"))
+	for _, p := range first {
+		expected.Report(t, expected.Finding{
+			Message: fmt.Sprintf("a message was lost, repeated or reordered in %d of %d sessions; in the first, session %d, %s: "+
+				"every message enters the history once, in the order it was queued, or is still queued (mode %s); "+
+				"the messages in the history, then those still queued",
+				failed, sessions, firstSeed, p.queue, p.mode),
+			Want: fmt.Sprintf("%q", p.queued),
+			Got:  upTo(p.got, len(p.queued)+5),
+		})
 	}
+}
+
+// A problem is a queue of a session whose messages went astray.
+type problem struct {
+	queue  string // "steer" or "followUp"
+	mode   QueueMode
+	queued []string // the messages in the order they were queued
+	got    []string // the messages that entered the history, then those still queued
 }
 
 // offset is where a goroutine of a session starts to count its sleeps of
@@ -90,7 +104,7 @@ const (
 )
 
 // session runs the session of seed and returns what went wrong in it.
-func session(t *testing.T, seed uint64) (problems []string) {
+func session(t *testing.T, seed uint64) (problems []problem) {
 	rng := rand.New(rand.NewPCG(seed, 42))
 	mode := []QueueMode{OneAtATime, All}[rng.IntN(2)]
 	ending := rng.IntN(endings)
@@ -148,7 +162,10 @@ func session(t *testing.T, seed uint64) (problems []string) {
 		})
 	}
 	for run := range 1 + rng.IntN(3) {
-		require.NoError(t, a.Prompt(ctx, fmt.Sprintf("prompt %d", run), func(Event) {}), "session %d", seed)
+		err := a.Prompt(ctx, fmt.Sprintf("prompt %d", run), func(Event) {})
+		if !expected.NoError(t, err, "session %d: every run ends without an error", seed) {
+			t.FailNow()
+		}
 		time.Sleep(time.Duration(rng.IntN(30)) * time.Millisecond)
 	}
 	senders.Wait()
@@ -165,8 +182,7 @@ func session(t *testing.T, seed uint64) (problems []string) {
 	for _, kind := range []string{"steer", "followUp"} {
 		got := append(entered[kind], texts(waiting[kind])...)
 		if !slices.Equal(queued[kind], got) {
-			problems = append(problems, fmt.Sprintf("%s: every message enters the history once, in the order it was queued, or is still queued (mode %s)\n"+
-				"queued:                      %q\nin the history, then queued: %s", kind, mode, queued[kind], upTo(got, len(queued[kind])+5)))
+			problems = append(problems, problem{queue: kind, mode: mode, queued: queued[kind], got: got})
 		}
 	}
 	return problems

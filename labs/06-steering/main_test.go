@@ -61,10 +61,14 @@ func collect(t *testing.T, a *Agent, prompt string) []Event {
 	t.Helper()
 	var events []Event
 	handle := func(ev Event) { events = append(events, ev) }
+	var err error
 	if prompt == "" {
-		require.NoError(t, a.Continue(context.Background(), handle))
+		err = a.Continue(context.Background(), handle)
 	} else {
-		require.NoError(t, a.Prompt(context.Background(), prompt, handle))
+		err = a.Prompt(context.Background(), prompt, handle)
+	}
+	if !expected.NoError(t, err, "the run, Prompt(%q) or with no prompt Continue, ends without an error", prompt) {
+		t.FailNow()
 	}
 	return events
 }
@@ -93,32 +97,6 @@ func without(lines []string, drop string) []string {
 		}
 	}
 	return out
-}
-
-// diffLines is how many lines of diff a failure of assertLines shows at
-// most, so that a run that never ends does not print thousands.
-const diffLines = 20
-
-// assertLines checks that got holds the lines of want, such as trace lines,
-// and prints the start of a line diff of the two if it does not.
-func assertLines(t *testing.T, want, got []string, msg string) bool {
-	t.Helper()
-	// Lines of got beyond want's and the diff's length cannot show: leave
-	// them out of the diff, whose work grows with its texts.
-	shown := got[:min(len(got), len(want)+diffLines)]
-	diff := expected.UnifiedDiff("want", "got", strings.Join(want, "\n")+"\n", strings.Join(shown, "\n")+"\n")
-	if diff == "" {
-		return true
-	}
-	lines := strings.Split(strings.TrimSuffix(diff, "\n"), "\n")
-	if len(lines) > diffLines {
-		lines = append(lines[:diffLines], fmt.Sprintf("… %d more lines of diff", len(lines)-diffLines))
-	}
-	if len(shown) < len(got) {
-		lines = append(lines, fmt.Sprintf("… got holds %d lines, want %d", len(got), len(want)))
-	}
-	t.Errorf("%s (-want +got):\n%s", msg, strings.Join(lines, "\n"))
-	return false
 }
 
 // summarize returns what the events say about the run.
