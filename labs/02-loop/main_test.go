@@ -221,8 +221,8 @@ func TestNothingStopsAStubbornModel(t *testing.T) {
 	}
 	// README.md's exercise 4, "Watch a run that never stops", edits these
 	// two lines as they are written: they change to expected's with it.
-	assert.Equal(t, enough+1, res.Turns, "the loop went on until the context was cancelled")
-	assert.Equal(t, 1+2*enough, len(res.History), "the prompt, then a reply and a result per turn")
+	expected.Equal(t, enough+1, res.Turns, "the loop went on until the context was cancelled")
+	expected.Equal(t, 1+2*enough, len(res.History), "the prompt, then a reply and a result per turn")
 }
 
 // cancellingModel cancels the run's context after a number of replies.
