@@ -96,6 +96,14 @@ func TestAQueueNeverLosesAMessage(t *testing.T) {
 			q.drain()
 			expected.Equal(t, want, texts(taken), "mode %s: later adds and polls do not change the messages a poll took", mode)
 		}
+		// The loop may add to what a poll gave it. A poll that returns a
+		// part of q.messages shares its array with the queue, and such an
+		// add writes over the next queued message: it is lost.
+		q := queueOf(OneAtATime, "A", "B", "C")
+		taken := q.drain()
+		_ = append(taken, user("X"))
+		expected.Equal(t, []string{"B", "C"}, texts(q.waiting()),
+			"adding to the messages a poll took changes nothing in the queue: return a slice of your own, not a part of q.messages")
 	})
 	t.Run("a poll holds q.mu, as add does", func(t *testing.T) {
 		// A poll that reads or changes the queue without q.mu may miss an
