@@ -76,10 +76,10 @@ func TestCtrlCWhileTheScenarioFileBlocks(t *testing.T) {
 // line. The process must not die of SIGPIPE: the session ends, the
 // recording is written, and the status is 1, for the output that was lost.
 func TestHeadOneKeepsTheRecording(t *testing.T) {
-	bin, err := expected.Build(t.TempDir(), "06-steering")
+	bin, err := expected.Program()
 	require.NoError(t, err)
 	rec := filepath.Join(t.TempDir(), "session.json")
-	cmd := exec.Command(bin, "-chat", "-record", rec)
+	cmd := expected.Command(context.Background(), bin, "-chat", "-record", rec)
 	stdin, err := cmd.StdinPipe()
 	require.NoError(t, err)
 	defer stdin.Close() // open until the end: the session must not end by the end of input
