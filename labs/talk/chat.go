@@ -376,7 +376,7 @@ func (c *Chat) say(text string) {
 func (c *Chat) start(ctx context.Context, prompt string, run Run) chan error {
 	c.rec.Prompt(prompt)
 	ctx, cancel := context.WithCancel(ctx)
-	r := &liveRun{interrupted: make(chan struct{}), cancel: cancel, prompted: true, nar: c.show.begin(false)}
+	r := &liveRun{interrupted: make(chan struct{}), cancel: cancel, prompted: true, nar: c.show.begin(false, c.clock)}
 	c.mu.Lock()
 	c.current = r
 	c.mu.Unlock()
