@@ -65,12 +65,21 @@ func (s *Sequence) line(format string, a ...any) {
 
 // arrow draws a message from one lane to another.
 func (s *Sequence) arrow(from, kind, to, label string) {
-	s.line("%s%s%s: %s", from, kind, to, label)
+	s.line("%s%s%s:%s", from, kind, to, spaced(label))
 }
 
 // note draws a note over the lanes over, one line for each of labels.
 func (s *Sequence) note(over string, labels ...string) {
-	s.line("Note over %s: %s", over, strings.Join(labels, "<br/>"))
+	s.line("Note over %s:%s", over, spaced(strings.Join(labels, "<br/>")))
+}
+
+// spaced returns label after a space, and an empty label as nothing, so
+// that no line ends with a space.
+func spaced(label string) string {
+	if label == "" {
+		return ""
+	}
+	return " " + label
 }
 
 // flushResults draws the results that entered the history, in one note.
