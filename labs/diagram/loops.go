@@ -89,9 +89,11 @@ var loops = map[string]chart{
 	"06-steering": {
 		nodes: []node{
 			end("prompt", "Prompt, or Continue without a prompt", "Prompt", "Continue"),
-			emits, enters,
+			emits,
+			box(enters.id, enters.label, "prompts"),
 			box("enter", "the messages the last poll took from a queue enter the history", "GetSteeringMessages", "GetFollowUpMessages"),
-			streams, interrupts, stopped, branches,
+			streams, interrupts, stopped,
+			ask(branches.id, branches.label, "len(reply.ToolCalls) > 0"),
 			prepares, executes, finalizes, inOrder,
 			ask("policy", "ShouldStopAfterTurn says stop?", "ShouldStopAfterTurn"),
 			end("stop", "stop reason stopped", `"stopped"`),
@@ -122,10 +124,10 @@ func Loop(lab string) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("no loop chart for lab %q", lab)
 	}
-	labs := Labs()
-	var before chart
-	if i := slices.Index(labs, lab); i > 0 {
-		before = loops[labs[i-1]]
+	// The first lab's chart marks nothing: all of it is new.
+	before := c
+	if labs := Labs(); lab != labs[0] {
+		before = loops[labs[slices.Index(labs, lab)-1]]
 	}
 	return c.mermaid(before), nil
 }

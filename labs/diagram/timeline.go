@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
@@ -154,7 +155,7 @@ func (t *Timeline) section() {
 		if c.isError {
 			tags = "crit, "
 		}
-		label := c.id + " " + c.name + " " + string(c.args)
+		label := strings.TrimSpace(c.id + " " + c.name + " " + string(c.args))
 		if c.isError {
 			label += " (error)"
 		}
