@@ -24,7 +24,7 @@ func newFlagSet(opts *options) *cli.FlagSet {
 	fs.BoolVar(&opts.sequential, "sequential", false, "run every batch of tool calls one call at a time")
 	fs.BoolVar(&opts.trace, "trace", false, "print one line per event instead of the narrative")
 	fs.Var(&opts.maxTurns, "max-turns", fmt.Sprintf("stop the loop after `N` turns (%d to %d)", minTurns, maxTurnsLimit))
-	opts.out.Flags(fs, true)
+	opts.out.Flags(fs)
 	return fs
 }
 

@@ -25,6 +25,6 @@ func newFlagSet(opts *options) *cli.FlagSet {
 	fs.Var(&opts.queueMode, "queue-mode", "how many queued messages a poll takes: `one-at-a-time` or all")
 	fs.FileVar(&opts.scenario, "scenario", "run the scenario in `FILE` instead of the demo (see labs/06-steering/scenarios/README.md)")
 	talk.Flags(fs, &opts.chat)
-	opts.out.Flags(fs, true)
+	opts.out.Flags(fs)
 	return fs
 }

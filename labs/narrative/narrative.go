@@ -8,6 +8,11 @@
 // times in seconds, part titles, and lab 06's line of what an agent still
 // holds after a run.
 //
+// With -diagram or -timeline (Output), the same beats draw a picture
+// instead, a Mermaid sequence diagram or Gantt chart (package diagram): a
+// Printer that draws hands each beat to its picture and prints nothing of
+// its own, so the lab's narrate.go draws as it narrates.
+//
 // It is not internal, so that a learner's copy of a lab in mywork/ can
 // import it. Labs 01 to 04 print a finished run and keep their own
 // print.go.

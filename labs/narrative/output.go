@@ -16,14 +16,12 @@ type Output struct {
 	diagram, timeline bool
 }
 
-// Flags defines -diagram on fs, and -timeline if timeline is true. Each
-// prints the runs instead of the narrative, so they do not go together, nor
-// with -trace, which does the same.
-func (o *Output) Flags(fs *cli.FlagSet, timeline bool) {
+// Flags defines -diagram and -timeline on fs. Each prints the runs instead
+// of the narrative, so they do not go together, nor with the lab's -trace,
+// which does the same.
+func (o *Output) Flags(fs *cli.FlagSet) {
 	fs.BoolVar(&o.diagram, "diagram", false, diagram.DiagramUsage)
-	if timeline {
-		fs.BoolVar(&o.timeline, "timeline", false, diagram.TimelineUsage)
-	}
+	fs.BoolVar(&o.timeline, "timeline", false, diagram.TimelineUsage)
 	fs.OneOf("each prints the run instead of the narrative", "trace", "diagram", "timeline")
 }
 
