@@ -37,7 +37,7 @@ func TestFinishedDrawsARunFromItsHistory(t *testing.T) {
     participant M as Model
     U->>L: What is 1 ÷ 0?
     L->>M: turn 1 · request: 1 message (user), 1 tool (calculate)
-    M-->>L: I will use the calculator. · 1 tool call
+    M-->>L: I will use the calculator. · calls calculate
     participant T1 as calculate
     L->>+T1: call_1 {"op":"divide","a":1,"b":0}
     T1--x-L: call_1 ⇒ error: division by zero
@@ -63,7 +63,7 @@ func TestASequenceDrawsEachBeatAsItComes(t *testing.T) {
 	s.User("Weather in Oslo and Lima?", false)
 	s.Streaming()
 	s.Streaming()
-	s.Reply(fakemodel.AssistantMessage{Text: "Looking.", ToolCalls: make([]fakemodel.ToolCall, 2)})
+	s.Reply(fakemodel.AssistantMessage{Text: "Looking.", ToolCalls: []fakemodel.ToolCall{{Name: "weather"}, {Name: "weather"}}})
 	s.ToolStart("a", "weather", json.RawMessage(`{"city":"Oslo"}`))
 	s.ToolStart("b", "weather", json.RawMessage(`{"city":"Lima"}`))
 	s.Aside("(the user types a steering message: \"Hurry.\")")
@@ -86,7 +86,7 @@ func TestASequenceDrawsEachBeatAsItComes(t *testing.T) {
     Note over U,M: part 1: a batch<br/>setup: two lookups
     U->>L: Weather in Oslo and Lima?
     L->>M: turn 1 · request
-    M-->>L: Looking. · 2 tool calls
+    M-->>L: Looking. · calls weather ×2
     Note over L: batch of 2 tool calls starts
     participant T1 as weather
     L->>+T1: a {"city":"Oslo"}

@@ -182,8 +182,8 @@ func (s *Sequence) reply(m fakemodel.AssistantMessage) {
 	if text == "" {
 		text = "(no text)"
 	}
-	if n := len(m.ToolCalls); n > 0 {
-		text += " · " + count(n, "tool call")
+	if len(m.ToolCalls) > 0 {
+		text += " · calls " + toolNames(m.ToolCalls)
 	}
 	if m.StopReason == fakemodel.StopReasonLength {
 		text += " · cut off (stop reason length)"
@@ -278,6 +278,29 @@ func (s *Sequence) Aside(text string) {
 // narrative's dashes around it are left out.
 func (s *Sequence) Line(text string) {
 	s.note(user+","+loop, Label(strings.Trim(text, "- "), 2*maxText))
+}
+
+// toolNames names the tools that calls ask for, each once, in the order
+// they first come, with how many calls ask for it if more than one:
+// "calculate ×7, weather, average".
+func toolNames(calls []fakemodel.ToolCall) string {
+	var names []string
+	counts := map[string]int{}
+	for _, c := range calls {
+		if counts[c.Name] == 0 {
+			names = append(names, c.Name)
+		}
+		counts[c.Name]++
+	}
+	for i, name := range names {
+		if name == "" {
+			names[i] = "(no name)"
+		}
+		if n := counts[name]; n > 1 {
+			names[i] += fmt.Sprintf(" ×%d", n)
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 // count writes n and a noun, in the plural unless n is 1.

@@ -33,7 +33,7 @@ func tell(p *Printer) {
 	r.NextTurn()
 	r.User("Hi.")
 	r.Delta("Hello.")
-	r.MessageEnd(fakemodel.AssistantMessage{Text: "Hello.", ToolCalls: []fakemodel.ToolCall{{ID: "c"}}})
+	r.MessageEnd(fakemodel.AssistantMessage{Text: "Hello.", ToolCalls: []fakemodel.ToolCall{{ID: "c", Name: "look"}}})
 	r.ToolStart("c", "look", json.RawMessage(`{}`))
 	r.ToolEnd("c", "look", "no", true)
 	r.MessageEnd(fakemodel.ToolResultMessage{ToolCallID: "c"})
@@ -63,7 +63,7 @@ func TestOutputPicksWhatTheRunsBecome(t *testing.T) {
 	for _, line := range []string{
 		"    Note over U,M: part 1: a run",
 		"    L->>M: turn 1 · request",
-		"    M-->>L: Hello. · 1 tool call",
+		"    M-->>L: Hello. · calls look",
 		"    T1--x-L: c ⇒ error: no",
 		"    Note over L: history ← result of c",
 		"    Note over L: loop ended: 1 turn, stop reason max_turns",
