@@ -74,3 +74,14 @@ func TestTheDiagramDrawsEndsInCompletionOrder(t *testing.T) {
 	assert.Contains(t, part1, "Note over L: history ← results of call_1, call_2, call_3\n")
 	assert.Contains(t, part1, "Note over L: batch of 3 tool calls starts\n")
 }
+
+// TestTheDiagramGoesWithEveryFlag draws the lab one call at a time, under
+// a limit of 1 turn: each call ends before the next starts, and each part
+// stops after its batch.
+func TestTheDiagramGoesWithEveryFlag(t *testing.T) {
+	out := draw(t, "-diagram", "-sequential", "-max-turns", "1")
+	part1, _, ok := strings.Cut(out, "part 2:")
+	require.True(t, ok)
+	assert.Contains(t, part1, "    L->>+T1: call_1 {\"city\":\"Oslo\"}\n    T1-->>-L: call_1 ⇒ Oslo 4 °C, light rain\n    Note over L: history ← result of call_1\n    L->>+T1: call_2")
+	assert.Equal(t, 2, strings.Count(out, "    Note over L: loop ended: 1 turn, stop reason max_turns\n"), out)
+}

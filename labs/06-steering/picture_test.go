@@ -85,3 +85,16 @@ func TestChatDraws(t *testing.T) {
 		})
 	}
 }
+
+// TestTheDiagramGoesWithEveryFlag draws the demo in queue mode all, one
+// call at a time: part 1's two steering messages enter together, in turn 2.
+func TestTheDiagramGoesWithEveryFlag(t *testing.T) {
+	out := draw(t, "-diagram", "-queue-mode", "all", "-sequential")
+	inOrder(t, out,
+		"    U->>L: turn 2 · Only direct flights.",
+		"    U->>L: turn 2 · Under 900 €, please.",
+		"    L->>M: turn 2 · request",
+		"    U->>L: turn 3 · Book the cheapest one.",
+		"    Note over L: loop ended: 3 turns, stop reason completed",
+	)
+}
