@@ -25,7 +25,7 @@ var (
 	maxedOut   = end("max", "stop reason max_turns", `"max_turns"`)
 	fails      = ask("failed", "request failed?", "StopReasonError")
 	failed     = end("err", "stop reason error", `"error"`)
-	streams    = box("s2", "2 · ask the model, sending the full history; its reply streams in", "MessageUpdate")
+	streams    = box("s2", "2 · ask the model, sending the full history: its reply streams in", "MessageUpdate")
 	interrupts = ask("failed", "request failed, or aborted by Ctrl-C?", "StopReasonAborted")
 	stopped    = end("err", "stop reason error or aborted", `"error"`, `"aborted"`)
 	prepares   = box("prep", "4 · prepare each call: find its tool, check its arguments, ask BeforeToolCall", "prepareToolCall", "BeforeToolCall")
