@@ -60,13 +60,16 @@ type Clock struct {
 	waiting []*alarm
 }
 
-// A span is when a call started and ended, on the clock.
+// A span is when a call started and ended, on the clock, and when the
+// clock woke it.
 type span struct {
 	start, end time.Duration
+	woke       []time.Duration
 }
 
 // An alarm is one call waiting on the clock.
 type alarm struct {
+	id    string
 	at    time.Duration
 	order int
 	// wake receives the machine's time until which to wait before going
@@ -117,7 +120,7 @@ func (c *Clock) Sleep(ctx context.Context, callID string, d time.Duration) error
 		return pause(ctx, time.Now().Add(d))
 	}
 	c.mu.Lock()
-	a := &alarm{at: c.now + max(d, 0), order: c.started[callID], wake: make(chan time.Time, 1)}
+	a := &alarm{id: callID, at: c.now + max(d, 0), order: c.started[callID], wake: make(chan time.Time, 1)}
 	i, _ := slices.BinarySearchFunc(c.waiting, a, func(x, y *alarm) int {
 		return cmp.Or(cmp.Compare(x.at, y.at), cmp.Compare(x.order, y.order))
 	})
@@ -163,6 +166,21 @@ func (c *Clock) Span(callID string) (start, end time.Duration) {
 	return s.start, s.end
 }
 
+// Woke returns the times at which the clock woke the call callID, in
+// order: one for each of its Sleeps that the clock ended. A demo tool
+// reports its progress right after a wake (services.Weather,
+// scenario.Action.Do), so its n-th report came at its n-th wake, which a
+// timeline of the run can draw (labs/diagram). It returns nil for a nil
+// clock.
+func (c *Clock) Woke(callID string) []time.Duration {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.spans[callID].woke)
+}
+
 // next wakes the earliest waiting call if no call is running. The caller
 // holds c.mu.
 func (c *Clock) next() {
@@ -172,6 +190,9 @@ func (c *Clock) next() {
 	a := c.waiting[0]
 	c.waiting = c.waiting[1:]
 	c.now = a.at
+	s := c.spans[a.id]
+	s.woke = append(s.woke, a.at)
+	c.spans[a.id] = s
 	c.running++
 	a.wake <- c.origin.Add(a.at)
 }

@@ -134,6 +134,33 @@ func TestTheClockKeepsEachCallsSpan(t *testing.T) {
 	})
 }
 
+// TestTheClockKeepsWhenItWokeEachCall: a call that waits twice, as a tool
+// that reports progress once, woke at both deadlines, while the other call
+// ran; a timeline draws its report at the first.
+func TestTheClockKeepsWhenItWokeEachCall(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		clock := New()
+		clock.Start("a")
+		clock.Start("b")
+		var wg sync.WaitGroup
+		wg.Go(func() {
+			assert.NoError(t, clock.Sleep(t.Context(), "a", 100*time.Millisecond))
+			assert.NoError(t, clock.Sleep(t.Context(), "a", 300*time.Millisecond))
+			clock.End("a")
+		})
+		wg.Go(func() {
+			assert.NoError(t, clock.Sleep(t.Context(), "b", 200*time.Millisecond))
+			clock.End("b")
+		})
+		wg.Wait()
+		assert.Equal(t, []time.Duration{100 * time.Millisecond, 400 * time.Millisecond}, clock.Woke("a"))
+		assert.Equal(t, []time.Duration{200 * time.Millisecond}, clock.Woke("b"))
+		assert.Empty(t, clock.Woke("c"), "a call the clock has not seen")
+		var none *Clock
+		assert.Nil(t, none.Woke("a"), "a nil clock")
+	})
+}
+
 func TestCancellingWakesEveryCallAtOnce(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx, cancel := context.WithCancel(t.Context())

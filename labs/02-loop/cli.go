@@ -2,11 +2,13 @@ package main
 
 import (
 	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/diagram"
 )
 
 // options are the lab's settings, filled from the command line.
 type options struct {
 	requests bool
+	diagram  bool
 }
 
 // newFlagSet returns the lab's flags, which fill opts. The package cli
@@ -14,5 +16,6 @@ type options struct {
 func newFlagSet(opts *options) *cli.FlagSet {
 	fs := cli.NewFlagSet("02-loop", about)
 	fs.BoolVar(&opts.requests, "requests", false, "also print what each request sends the model")
+	fs.BoolVar(&opts.diagram, "diagram", false, diagram.DiagramUsage)
 	return fs
 }

@@ -25,7 +25,7 @@ func TestCommandLine(t *testing.T) {
 		emptyOut    bool
 		emptyErrOut bool
 	}{
-		{name: "help", args: []string{"-h"}, status: 0, stdout: []string{"Usage: go run ./labs/02-loop", about, "-requests", "-h"}, emptyErrOut: true},
+		{name: "help", args: []string{"-h"}, status: 0, stdout: []string{"Usage: go run ./labs/02-loop", about, "-requests", "-diagram", "-h"}, emptyErrOut: true},
 		{name: "unknown flag", args: []string{"-x"}, status: 2, stderr: []string{"flag provided but not defined: -x", "Usage:"}, emptyOut: true},
 		{name: "flag given twice", args: []string{"-requests", "-requests"}, status: 2, stderr: []string{"flag given twice: -requests", "Usage:"}, emptyOut: true},
 		{name: "argument", args: []string{"extra"}, status: 2, stderr: []string{"unexpected argument: extra", "Usage:"}, emptyOut: true},

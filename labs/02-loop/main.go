@@ -2,7 +2,7 @@
 // append their results to the history, and ask again, until the model answers
 // without asking for a tool.
 //
-//	go run ./labs/02-loop
+//	go run ./labs/02-loop [-requests] [-diagram]
 package main
 
 import (
@@ -11,6 +11,7 @@ import (
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/diagram"
 )
 
 // about is what -h prints above the flags.
@@ -32,6 +33,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	res, err := runLoop(ctx, model, []Tool{calculator}, fakemodel.CalculatorPrompt)
 	if err != nil {
 		return err
+	}
+	if opts.diagram {
+		diagram.NewSequence(stdout).Finished(diagram.Finished{History: res.History, Requests: model.shown(opts),
+			Turns: res.Turns, StopReason: string(res.StopReason), Answer: res.Answer(), Answered: true})
+		return nil
 	}
 	p := newPrinter(stdout)
 	p.transcript(res.History, model.shown(opts))

@@ -25,7 +25,7 @@ func TestCommandLine(t *testing.T) {
 		emptyOut    bool
 		emptyErrOut bool
 	}{
-		{name: "help", args: []string{"-h"}, status: 0, stdout: []string{"Usage: go run ./labs/03-maxturns", about, "-max-turns N", "-requests", "-h"}, emptyErrOut: true},
+		{name: "help", args: []string{"-h"}, status: 0, stdout: []string{"Usage: go run ./labs/03-maxturns", about, "-max-turns N", "-requests", "-diagram", "-h"}, emptyErrOut: true},
 		{name: "unknown flag", args: []string{"-x"}, status: 2, stderr: []string{"flag provided but not defined: -x", "Usage:"}, emptyOut: true},
 		{name: "zero turns", args: []string{"-max-turns", "0"}, status: 2, stderr: []string{`invalid value "0" for flag -max-turns: must be from 1 to 1000`, "Usage:"}, emptyOut: true},
 		{name: "negative turns", args: []string{"-max-turns=-3"}, status: 2, stderr: []string{`invalid value "-3" for flag -max-turns: must be from 1 to 1000`}, emptyOut: true},

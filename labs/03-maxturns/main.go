@@ -2,7 +2,7 @@
 // turns with stop reason max_turns, so a model that never stops asking for
 // tools cannot keep it running, and spending, forever.
 //
-//	go run ./labs/03-maxturns [-max-turns N]
+//	go run ./labs/03-maxturns [-max-turns N] [-requests] [-diagram]
 package main
 
 import (
@@ -12,6 +12,7 @@ import (
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/diagram"
 )
 
 // about is what -h prints above the flags.
@@ -36,13 +37,24 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		{"the calculator model", fakemodel.Calculator()},
 	}
 	p := newPrinter(stdout)
+	var d *diagram.Sequence
+	if opts.diagram {
+		d = diagram.NewSequence(stdout)
+	}
 	for i, part := range parts {
 		model := &recorder{model: part.model}
 		res, err := runLoop(ctx, model, []Tool{calculator}, fakemodel.CalculatorPrompt, int(opts.maxTurns))
 		if err != nil {
 			return err
 		}
-		p.part(i+1, fmt.Sprintf("%s (max turns %d)", part.title, opts.maxTurns))
+		title := fmt.Sprintf("%s (max turns %d)", part.title, opts.maxTurns)
+		if d != nil {
+			answer, ok := res.Answer()
+			d.Finished(diagram.Finished{Part: i + 1, Title: title, History: res.History, Requests: model.shown(opts),
+				Turns: res.Turns, StopReason: string(res.StopReason), Answer: answer, Answered: ok})
+			continue
+		}
+		p.part(i+1, title)
 		p.transcript(res.History, model.shown(opts))
 		p.ended(res)
 		p.historySize(res.History)

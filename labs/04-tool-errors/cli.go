@@ -6,12 +6,14 @@ import (
 	"strconv"
 
 	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/diagram"
 )
 
 // options are the lab's settings, filled from the command line.
 type options struct {
 	maxTurns turnLimit
 	requests bool
+	diagram  bool
 }
 
 // newFlagSet returns the lab's flags, which fill opts. The package cli
@@ -19,6 +21,7 @@ type options struct {
 func newFlagSet(opts *options) *cli.FlagSet {
 	fs := cli.NewFlagSet("04-tool-errors", about)
 	fs.BoolVar(&opts.requests, "requests", false, "also print what each request sends the model")
+	fs.BoolVar(&opts.diagram, "diagram", false, diagram.DiagramUsage)
 	fs.Var(&opts.maxTurns, "max-turns", fmt.Sprintf("stop the loop after `N` turns (%d to %d)", minTurns, maxTurnsLimit))
 	return fs
 }

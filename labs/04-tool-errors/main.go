@@ -2,7 +2,7 @@
 // as an error, so the loop goes on and the model can correct itself. Only a
 // failed model request ends the loop, with stop reason error.
 //
-//	go run ./labs/04-tool-errors [-max-turns N]
+//	go run ./labs/04-tool-errors [-max-turns N] [-requests] [-diagram]
 package main
 
 import (
@@ -12,6 +12,7 @@ import (
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/diagram"
 )
 
 // about is what -h prints above the flags.
@@ -40,10 +41,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		{"a failed model request", failingModel, fakemodel.CalculatorPrompt},
 	}
 	p := newPrinter(stdout)
+	var d *diagram.Sequence
+	if opts.diagram {
+		d = diagram.NewSequence(stdout)
+	}
 	for i, part := range parts {
 		model := &recorder{model: part.model}
 		res := runLoop(ctx, model, []Tool{calculator, average}, part.prompt, int(opts.maxTurns))
-		p.part(i+1, fmt.Sprintf("%s (max turns %d)", part.title, opts.maxTurns))
+		title := fmt.Sprintf("%s (max turns %d)", part.title, opts.maxTurns)
+		if d != nil {
+			answer, ok := res.Answer()
+			d.Finished(diagram.Finished{Part: i + 1, Title: title, History: res.History, Requests: model.shown(opts),
+				Turns: res.Turns, StopReason: string(res.StopReason), Answer: answer, Answered: ok})
+			continue
+		}
+		p.part(i+1, title)
 		p.transcript(res.History, model.shown(opts))
 		p.ended(res)
 		p.historySize(res.History)

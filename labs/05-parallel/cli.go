@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/narrative"
 )
 
 // options are the lab's settings, filled from the command line.
@@ -13,6 +14,7 @@ type options struct {
 	maxTurns   turnLimit
 	sequential bool
 	trace      bool
+	out        narrative.Output
 }
 
 // newFlagSet returns the lab's flags, which fill opts. The package cli
@@ -22,6 +24,7 @@ func newFlagSet(opts *options) *cli.FlagSet {
 	fs.BoolVar(&opts.sequential, "sequential", false, "run every batch of tool calls one call at a time")
 	fs.BoolVar(&opts.trace, "trace", false, "print one line per event instead of the narrative")
 	fs.Var(&opts.maxTurns, "max-turns", fmt.Sprintf("stop the loop after `N` turns (%d to %d)", minTurns, maxTurnsLimit))
+	opts.out.Flags(fs)
 	return fs
 }
 

@@ -23,7 +23,9 @@ func TestCommandLine(t *testing.T) {
 		emptyOut    bool
 		emptyErrOut bool
 	}{
-		{name: "help", args: []string{"-h"}, status: 0, stdout: []string{"Usage: go run ./labs/05-parallel", about, "-max-turns N", "-sequential", "-trace", "-h"}, emptyErrOut: true},
+		{name: "help", args: []string{"-h"}, status: 0, stdout: []string{"Usage: go run ./labs/05-parallel", about, "-max-turns N", "-sequential", "-trace", "-diagram", "-timeline", "-h"}, emptyErrOut: true},
+		{name: "two pictures", args: []string{"-diagram", "-timeline"}, status: 2, stderr: []string{"-diagram and -timeline cannot go together: each prints the run instead of the narrative", "Usage:"}, emptyOut: true},
+		{name: "a trace and a picture", args: []string{"-diagram", "-trace"}, status: 2, stderr: []string{"-trace and -diagram cannot go together: each prints the run instead of the narrative", "Usage:"}, emptyOut: true},
 		{name: "unknown flag", args: []string{"-x"}, status: 2, stderr: []string{"flag provided but not defined: -x", "Usage:"}, emptyOut: true},
 		{name: "zero turns", args: []string{"-max-turns", "0"}, status: 2, stderr: []string{`invalid value "0" for flag -max-turns: must be from 1 to 1000`, "Usage:"}, emptyOut: true},
 		{name: "negative turns", args: []string{"-max-turns=-3"}, status: 2, stderr: []string{`invalid value "-3" for flag -max-turns: must be from 1 to 1000`}, emptyOut: true},

@@ -3,7 +3,7 @@
 // so that the batch takes as long as its slowest call, while the model still
 // receives the results in the order of its calls.
 //
-//	go run ./labs/05-parallel [-sequential] [-trace] [-max-turns N]
+//	go run ./labs/05-parallel [-sequential] [-trace | -diagram | -timeline] [-max-turns N]
 package main
 
 import (
@@ -13,7 +13,6 @@ import (
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/democlock"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
-	"github.com/agent-loop-lab/agent-loop-lab/labs/narrative"
 )
 
 // about is what -h prints above the flags.
@@ -66,7 +65,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			cfg:    Config{Model: fakemodel.NoteTaker(), Tools: noteTools(), BeforeToolCall: requireApproval, AfterToolCall: redactSecrets},
 		},
 	}
-	p := narrative.NewPrinter(stdout)
+	p := opts.out.Printer(stdout)
 	for i, part := range parts {
 		part.cfg.MaxTurns = int(opts.maxTurns)
 		part.cfg.Sequential = opts.sequential

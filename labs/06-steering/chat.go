@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 
-	"github.com/agent-loop-lab/agent-loop-lab/labs/narrative"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/talk"
 )
 
@@ -27,6 +26,6 @@ func runChat(ctx context.Context, stdout, stderr io.Writer, opts options) error 
 		Config:       Config{Model: chat.Model(), Tools: tools, Sequential: opts.sequential, ShouldStopAfterTurn: limit.shouldStop},
 		SteeringMode: opts.queueMode, FollowUpMode: opts.queueMode,
 	})
-	s := talk.Show{Printer: narrative.NewPrinter(stdout), Errw: stderr, Trace: opts.trace}
+	s := talk.Show{Printer: opts.out.Printer(stdout), Errw: stderr, Trace: opts.trace}
 	return chat.Run(ctx, s, agent, runs(agent, chat.Clock(), limit))
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/narrative"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/talk"
 )
 
@@ -12,6 +13,7 @@ type options struct {
 	trace      bool
 	scenario   string
 	chat       talk.Options
+	out        narrative.Output
 }
 
 // newFlagSet returns the lab's flags, which fill opts. The package cli
@@ -23,5 +25,6 @@ func newFlagSet(opts *options) *cli.FlagSet {
 	fs.Var(&opts.queueMode, "queue-mode", "how many queued messages a poll takes: `one-at-a-time` or all")
 	fs.FileVar(&opts.scenario, "scenario", "run the scenario in `FILE` instead of the demo (see labs/06-steering/scenarios/README.md)")
 	talk.Flags(fs, &opts.chat)
+	opts.out.Flags(fs)
 	return fs
 }

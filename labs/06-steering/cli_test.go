@@ -24,7 +24,8 @@ func TestCommandLine(t *testing.T) {
 		emptyOut    bool
 		emptyErrOut bool
 	}{
-		{name: "help", args: []string{"-h"}, status: 0, stdout: []string{"Usage: go run ./labs/06-steering", about, "-queue-mode", "-scenario FILE", "-sequential", "-trace", "-chat", "-model-name NAME", "-base-url URL", "-record FILE", "starts with >> queues a follow-up", "-h"}, emptyErrOut: true},
+		{name: "help", args: []string{"-h"}, status: 0, stdout: []string{"Usage: go run ./labs/06-steering", about, "-queue-mode", "-scenario FILE", "-sequential", "-trace", "-chat", "-model-name NAME", "-base-url URL", "-record FILE", "starts with >> queues a follow-up", "-diagram", "-timeline", "-h"}, emptyErrOut: true},
+		{name: "a trace and a timeline", args: []string{"-scenario", "scenarios/terminate.json", "-trace", "-timeline"}, status: 2, stderr: []string{"-trace and -timeline cannot go together: each prints the run instead of the narrative", "Usage:"}, emptyOut: true},
 		{name: "record without chat", args: []string{"-record", "x.json"}, status: 2, stderr: []string{"-record needs -chat: they set up the session of -chat", "Usage:"}, emptyOut: true},
 		{name: "a model without chat", args: []string{"-model-name", "m", "-base-url", "http://localhost:1/v1"}, status: 2, stderr: []string{"-base-url and -model-name need -chat: they set up the session of -chat", "Usage:"}, emptyOut: true},
 		{name: "a base URL without a model", args: []string{"-chat", "-base-url", "http://localhost:1/v1"}, status: 2, stderr: []string{"-base-url needs -model-name: name the model the server should run", "Usage:"}, emptyOut: true},

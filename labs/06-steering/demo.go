@@ -6,7 +6,7 @@ import (
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/scenario"
-	"github.com/agent-loop-lab/agent-loop-lab/labs/narrative"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/talk"
 )
 
 // maxTurns is lab 03's turn limit as a ShouldStopAfterTurn policy: it stops
@@ -91,9 +91,9 @@ func demoParts(mode QueueMode, sequential bool) []part {
 
 // runDemo runs the demo's parts.
 func runDemo(ctx context.Context, stdout, stderr io.Writer, opts options) error {
-	s := show{p: narrative.NewPrinter(stdout), errw: stderr, trace: opts.trace}
+	s := talk.Show{Printer: opts.out.Printer(stdout), Errw: stderr, Trace: opts.trace}
 	for i, pt := range demoParts(opts.queueMode, opts.sequential) {
-		if err := s.run(ctx, i+1, pt); err != nil {
+		if err := play(ctx, s, i+1, pt); err != nil {
 			return err
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/scenario"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/narrative"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/talk"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -160,16 +161,16 @@ func greeting(at string) part {
 
 func TestTheNarrativeKeepsTheModelsLineWhole(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	s := show{p: narrative.NewPrinter(&stdout), errw: &stderr}
-	require.NoError(t, s.run(context.Background(), 0, greeting("message_update assistant")))
+	s := talk.Show{Printer: narrative.NewPrinter(&stdout), Errw: &stderr}
+	require.NoError(t, play(context.Background(), s, 0, greeting("message_update assistant")))
 	assert.Contains(t, stdout.String(), "turn 1 · model said: Hello world.\n(the user queues a follow-up: \"And you?\")\n",
 		"what the user does while the reply streams waits for the end of its line")
 }
 
 func TestATraceHoldsOnlyEvents(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	s := show{p: narrative.NewPrinter(&stdout), errw: &stderr, trace: true}
-	require.NoError(t, s.run(context.Background(), 1, greeting("tool_execution_start nowhere")))
+	s := talk.Show{Printer: narrative.NewPrinter(&stdout), Errw: &stderr, Trace: true}
+	require.NoError(t, play(context.Background(), s, 1, greeting("tool_execution_start nowhere")))
 	for line := range strings.Lines(stdout.String()) {
 		name, _, _ := strings.Cut(strings.TrimSpace(line), " ")
 		assert.Contains(t, []string{
@@ -182,9 +183,9 @@ func TestATraceHoldsOnlyEvents(t *testing.T) {
 
 func TestAnEmptyAnswerIsSaidToBeEmpty(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	s := show{p: narrative.NewPrinter(&stdout), errw: &stderr}
+	s := talk.Show{Printer: narrative.NewPrinter(&stdout), Errw: &stderr}
 	pt := part{title: "empty", agent: AgentOptions{Config: Config{Model: fakemodel.Scripted(reply(""))}}, prompt: "Hi."}
-	require.NoError(t, s.run(context.Background(), 0, pt))
+	require.NoError(t, play(context.Background(), s, 0, pt))
 	assert.Contains(t, stdout.String(), "\nanswer: (an empty reply)\n")
 }
 

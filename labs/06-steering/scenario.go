@@ -8,7 +8,6 @@ import (
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/democlock"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/scenario"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
-	"github.com/agent-loop-lab/agent-loop-lab/labs/narrative"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/talk"
 )
 
@@ -27,7 +26,7 @@ func runScenario(ctx context.Context, stdout, stderr io.Writer, opts options) er
 	}
 	pt := scenarioPart(s)
 	pt.title = "scenario " + cli.Quote(filepath.Base(opts.scenario))
-	return show{p: narrative.NewPrinter(stdout), errw: stderr, trace: opts.trace}.run(ctx, 0, pt)
+	return play(ctx, talk.Show{Printer: opts.out.Printer(stdout), Errw: stderr, Trace: opts.trace}, 0, pt)
 }
 
 // scenarioPart turns a scenario into a part the demo's show can run: its

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"io"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/democlock"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/scenario"
@@ -30,19 +29,10 @@ type part struct {
 	clock *democlock.Clock
 }
 
-// A show prints runs of parts: as the narrative, or as -trace lines. The
-// trace is one line per event and nothing else, so in a trace anything else
-// the show has to say goes to errw.
-type show struct {
-	p     *narrative.Printer
-	errw  io.Writer
-	trace bool
-}
-
-// run runs one part and prints it: under the title "part n", or, with n 0,
-// under its title alone, as a scenario's run. The package talk runs
+// play runs one part and prints it as s says: under the title "part n", or,
+// with n 0, under its title alone, as a scenario's run. The package talk runs
 // the simulated user. It returns cli.ErrInterrupted if Ctrl-C ended a run.
-func (s show) run(ctx context.Context, n int, pt part) error {
+func play(ctx context.Context, s talk.Show, n int, pt part) error {
 	var limit *turnLimit
 	if pt.maxTurns > 0 {
 		limit = &turnLimit{policy: maxTurns(pt.maxTurns)}
@@ -53,9 +43,8 @@ func (s show) run(ctx context.Context, n int, pt part) error {
 	if pt.thenContinue {
 		prompts = append(prompts, "") // "" continues
 	}
-	script := talk.Script{Title: pt.title, Setup: pt.setup, Prompts: prompts, Plan: pt.plan}
-	talker := talk.Show{Printer: s.p, Errw: s.errw, Trace: s.trace}
-	return talker.Play(ctx, n, script, agent, runs(agent, pt.clock, limit))
+	script := talk.Script{Title: pt.title, Setup: pt.setup, Prompts: prompts, Plan: pt.plan, Clock: pt.clock}
+	return s.Play(ctx, n, script, agent, runs(agent, pt.clock, limit))
 }
 
 // A turnLimit is a part's ShouldStopAfterTurn policy, which remembers

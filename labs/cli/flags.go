@@ -14,6 +14,15 @@ import (
 type FlagSet struct {
 	*flag.FlagSet
 	about string
+	// oneOf are groups of flags of which a command line may give only one.
+	oneOf []oneOf
+}
+
+// A oneOf is a group of flags of which a command line may give only one,
+// and why.
+type oneOf struct {
+	why   string
+	names []string
 }
 
 // NewFlagSet returns a flag set, without flags yet, for the lab whose
@@ -53,7 +62,27 @@ func (fs *FlagSet) Parse(args []string, stdout, stderr io.Writer) error {
 	case fs.NArg() > 0:
 		return fs.Refuse(stderr, "unexpected argument: %s", Quote(fs.Arg(0)))
 	}
+	given := fs.given()
+	for _, group := range fs.oneOf {
+		var both []string
+		for _, name := range group.names {
+			if given[name] {
+				both = append(both, "-"+name)
+			}
+		}
+		if len(both) > 1 {
+			return fs.Refuse(stderr, "%s cannot go together: %s", strings.Join(both, " and "), group.why)
+		}
+	}
 	return nil
+}
+
+// OneOf declares flags of which a command line may give only one, such as
+// flags that each print the run in a way of their own; why says so. Parse
+// refuses a command line that gives two of them: "-trace and -diagram
+// cannot go together: why". A name that is no flag of fs is never given.
+func (fs *FlagSet) OneOf(why string, names ...string) {
+	fs.oneOf = append(fs.oneOf, oneOf{why: why, names: names})
 }
 
 // Refuse reports a mistake in the command line: it prints the mistake, then

@@ -163,3 +163,38 @@ func TestRequiresRefusesAFlagWithoutTheOneItNeeds(t *testing.T) {
 		assert.Contains(t, stderr.String(), "Usage:", "the help follows")
 	}
 }
+
+func TestOneOfRefusesTwoFlagsOfAGroup(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string // the first line of standard error, or "" if fine
+	}{
+		{nil, ""},
+		{[]string{"-trace"}, ""},
+		{[]string{"-quiet", "-max-turns", "2"}, ""},
+		{[]string{"-trace", "-quiet"}, "-trace and -quiet cannot go together: each replaces the output"},
+		{[]string{"-quiet", "-trace"}, "-trace and -quiet cannot go together: each replaces the output"},
+	}
+	for _, tt := range tests {
+		var opts struct {
+			trace, quiet bool
+			turns        limit
+		}
+		fs := NewFlagSet("00-demo", "Lab 00 shows the flags.")
+		fs.BoolVar(&opts.trace, "trace", false, "print one line per event")
+		fs.BoolVar(&opts.quiet, "quiet", false, "print nothing")
+		fs.Var(&opts.turns, "max-turns", "stop after `N` turns")
+		fs.OneOf("each replaces the output", "trace", "no-such-flag", "quiet")
+		var stdout, stderr bytes.Buffer
+		err := fs.Parse(tt.args, &stdout, &stderr)
+		if tt.want == "" {
+			assert.NoError(t, err, "%q", tt.args)
+			assert.Empty(t, stderr.String())
+			continue
+		}
+		require.ErrorIs(t, err, ErrUsage, "%q", tt.args)
+		first, _, _ := strings.Cut(stderr.String(), "\n")
+		assert.Equal(t, tt.want, first, "%q", tt.args)
+		assert.Contains(t, stderr.String(), "Usage:", "the help follows")
+	}
+}

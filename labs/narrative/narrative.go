@@ -9,6 +9,11 @@
 // times in seconds, part titles, and lab 06's line of what an agent still
 // holds after a run.
 //
+// With -diagram or -timeline (Output), the same beats draw a picture
+// instead, a Mermaid sequence diagram or Gantt chart (package diagram): a
+// Printer that draws hands each beat to its picture and prints nothing of
+// its own, so the lab's narrate.go draws as it narrates.
+//
 // It is not internal, so that a learner's copy of a lab in _mywork/ can
 // import it. Labs 01 to 04 print a finished run and keep their own
 // print.go.
@@ -22,6 +27,7 @@ import (
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/diagram"
 	"github.com/fatih/color"
 )
 
@@ -29,13 +35,19 @@ import (
 type Printer struct {
 	w                                 io.Writer
 	label, turn, good, warn, bad, dim *color.Color
+	// draw, if set, draws the runs instead (Output).
+	draw diagram.Picture
 }
 
 // NewPrinter returns a printer for w. It colours its output only when w is a
 // terminal and NO_COLOR is not set (cli.Painter), so that piped output, and
 // the golden files made from it, hold plain text.
 func NewPrinter(w io.Writer) *Printer {
-	paint := cli.Painter(w)
+	return newPrinter(w, cli.Painter(w))
+}
+
+// newPrinter returns a printer for w whose colours paint makes.
+func newPrinter(w io.Writer, paint func(attrs ...color.Attribute) *color.Color) *Printer {
 	return &Printer{
 		w:     w,
 		label: paint(color.Bold),
@@ -49,6 +61,10 @@ func NewPrinter(w io.Writer) *Printer {
 
 // Line prints text as a line of its own.
 func (p *Printer) Line(text string) {
+	if p.draw != nil {
+		p.draw.Line(text)
+		return
+	}
 	fmt.Fprintln(p.w, text)
 }
 
@@ -56,6 +72,10 @@ func (p *Printer) Line(text string) {
 // unless it is the first part, then a line for each setup line. With n 0 it
 // prints the title alone, as of the one run a lab makes.
 func (p *Printer) Part(n int, title string, setup []string) {
+	if p.draw != nil {
+		p.draw.Part(n, title, setup)
+		return
+	}
 	if n > 1 {
 		fmt.Fprintln(p.w)
 	}
@@ -84,7 +104,12 @@ func (p *Printer) AgentState(history int, steering, followUp []fakemodel.Message
 	if len(queued) > 0 {
 		what = "still queued: " + strings.Join(queued, ", ")
 	}
-	p.Line(fmt.Sprintf("the agent's history holds %s; %s", Count(history, "message"), what))
+	text := fmt.Sprintf("the agent's history holds %s; %s", Count(history, "message"), what)
+	if p.draw != nil {
+		p.draw.Note(text)
+		return
+	}
+	p.Line(text)
 }
 
 // Warn returns text painted as a warning.

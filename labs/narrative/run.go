@@ -52,12 +52,15 @@ func (r *Run) startLine(line openLine, label string) {
 
 // Run returns the narrative of a new run, written by p.
 func (p *Printer) Run() *Run {
-	return &Run{Printer: p}
+	return p.TimedRun(nil)
 }
 
 // TimedRun returns the narrative of a new run whose tools wait on clock,
 // which BatchTook reads. A nil clock times nothing.
 func (p *Printer) TimedRun(clock *democlock.Clock) *Run {
+	if p.draw != nil {
+		p.draw.Run(clock)
+	}
 	return &Run{Printer: p, clock: clock}
 }
 
@@ -69,22 +72,37 @@ func (r *Run) prefix() string {
 // NextTurn starts the next turn: turn_start.
 func (r *Run) NextTurn() {
 	r.number++
+	if r.draw != nil {
+		r.draw.Turn()
+	}
 }
 
 // User prints the user's prompt, which opens the run.
 func (r *Run) User(text string) {
+	if r.draw != nil {
+		r.draw.User(text, false)
+		return
+	}
 	fmt.Fprintf(r.w, "%s %s\n", r.label.Sprint("user:"), text)
 }
 
 // UserInTurn prints a user's message in the turn it enters, as a steering
 // or follow-up message enters a later turn.
 func (r *Run) UserInTurn(text string) {
+	if r.draw != nil {
+		r.draw.User(text, true)
+		return
+	}
 	fmt.Fprintf(r.w, "%s %s %s\n", r.prefix(), r.label.Sprint("user:"), text)
 }
 
 // Delta prints one chunk of the model's reply as it streams in: the first
 // chunk of a reply opens its line, "model said:".
 func (r *Run) Delta(chunk string) {
+	if r.draw != nil {
+		r.draw.Streaming()
+		return
+	}
 	r.startLine(textLine, "model said:")
 	fmt.Fprint(r.w, chunk)
 }
@@ -95,6 +113,9 @@ func (r *Run) Delta(chunk string) {
 // break or a tab in it prints as a space, so that the reasoning stays on its
 // line, as a recording holds it.
 func (r *Run) Thinking(chunk string) {
+	if r.draw != nil {
+		return // a picture draws the reply, not what the model thought
+	}
 	r.startLine(thinkingLine, r.dim.Sprint("model thinks:"))
 	fmt.Fprint(r.w, r.dim.Sprint(strings.NewReplacer("\n", " ", "\r", " ", "\t", " ").Replace(chunk)))
 }
@@ -103,6 +124,10 @@ func (r *Run) Thinking(chunk string) {
 // does. While the model's reply streams in, it waits for the end of the
 // reply's line.
 func (r *Run) Aside(text string) {
+	if r.draw != nil {
+		r.draw.Aside(text)
+		return
+	}
 	if r.open != noLine {
 		r.held = append(r.held, text)
 		return
@@ -114,6 +139,10 @@ func (r *Run) Aside(text string) {
 // its line, and a line if the request failed or was aborted; for a tool
 // result, that it entered the history.
 func (r *Run) MessageEnd(m fakemodel.Message) {
+	if r.draw != nil {
+		r.drawMessage(m)
+		return
+	}
 	switch m := m.(type) {
 	case fakemodel.AssistantMessage:
 		if r.open != noLine {
@@ -135,13 +164,32 @@ func (r *Run) MessageEnd(m fakemodel.Message) {
 	}
 }
 
+// drawMessage draws the end of a message: the model's reply, or a tool
+// result that enters the history.
+func (r *Run) drawMessage(m fakemodel.Message) {
+	switch m := m.(type) {
+	case fakemodel.AssistantMessage:
+		r.draw.Reply(m)
+	case fakemodel.ToolResultMessage:
+		r.draw.Result(m)
+	}
+}
+
 // ToolStart prints that the loop begins to handle a tool call.
 func (r *Run) ToolStart(id, name string, args json.RawMessage) {
+	if r.draw != nil {
+		r.draw.ToolStart(id, name, args)
+		return
+	}
 	fmt.Fprintf(r.w, "%s start %s %s %s\n", r.prefix(), id, name, args)
 }
 
 // ToolUpdate prints a progress note of a running call.
 func (r *Run) ToolUpdate(id, partial string) {
+	if r.draw != nil {
+		r.draw.ToolUpdate(id, partial)
+		return
+	}
 	fmt.Fprintf(r.w, "%s %s reports: %s\n", r.prefix(), id, partial)
 }
 
@@ -149,6 +197,10 @@ func (r *Run) ToolUpdate(id, partial string) {
 // such as "terminate", follows the result in parentheses, painted as a
 // warning.
 func (r *Run) ToolEnd(id, name, result string, isError bool, marks ...string) {
+	if r.draw != nil {
+		r.draw.ToolEnd(id, name, result, isError, marks)
+		return
+	}
 	if isError {
 		result = r.bad.Sprint("error: ") + result
 	}
@@ -162,6 +214,14 @@ func (r *Run) ToolEnd(id, name, result string, isError bool, marks ...string) {
 // reason, painted as good news if the run completed and as a warning
 // otherwise. why, if not empty, follows the reason in parentheses.
 func (r *Run) Ended(turns int, reason string, completed bool, why string) {
+	if r.draw != nil {
+		text := fmt.Sprintf("loop ended: %s, stop reason %s", Count(turns, "turn"), reason)
+		if why != "" {
+			text += " (" + why + ")"
+		}
+		r.draw.Ended(text)
+		return
+	}
 	painted := r.good.Sprint(reason)
 	if !completed {
 		painted = r.warn.Sprint(reason)
@@ -175,12 +235,20 @@ func (r *Run) Ended(turns int, reason string, completed bool, why string) {
 // Messages prints how many messages there are and their roles, after what,
 // such as "history holds".
 func (r *Run) Messages(what string, messages []fakemodel.Message) {
+	if r.draw != nil {
+		r.draw.Note(fmt.Sprintf("%s %s: %s", what, Count(len(messages), "message"), roleList(messages)))
+		return
+	}
 	fmt.Fprintf(r.w, "%s %s: %s\n", what, Count(len(messages), "message"), roleList(messages))
 }
 
 // Answer prints what the user finally reads: text, if ok says the model
 // answered, and otherwise that there is no answer.
 func (r *Run) Answer(text string, ok bool) {
+	if r.draw != nil {
+		r.draw.Answer(text, ok)
+		return
+	}
 	if !ok {
 		text = r.warn.Sprint("none: the loop stopped before the model answered")
 	}
@@ -216,17 +284,20 @@ func (r *Run) BatchTook(results []fakemodel.ToolResultMessage) {
 	if took == 0 {
 		return
 	}
+	var text string
 	switch {
 	case took == slowest && took < sum:
-		r.Line(fmt.Sprintf("%s the batch took %s, as long as its slowest call, not the %s its calls add up to",
-			r.prefix(), seconds(took), seconds(sum)))
+		text = fmt.Sprintf("the batch took %s, as long as its slowest call, not the %s its calls add up to", seconds(took), seconds(sum))
 	case took == sum && took > slowest:
-		r.Line(fmt.Sprintf("%s the batch took %s, the sum of its calls, not the %s of its slowest call",
-			r.prefix(), seconds(took), seconds(slowest)))
+		text = fmt.Sprintf("the batch took %s, the sum of its calls, not the %s of its slowest call", seconds(took), seconds(slowest))
 	default:
-		r.Line(fmt.Sprintf("%s the batch took %s; its slowest call took %s, and its calls add up to %s",
-			r.prefix(), seconds(took), seconds(slowest), seconds(sum)))
+		text = fmt.Sprintf("the batch took %s; its slowest call took %s, and its calls add up to %s", seconds(took), seconds(slowest), seconds(sum))
 	}
+	if r.draw != nil {
+		r.draw.Note(text)
+		return
+	}
+	r.Line(r.prefix() + " " + text)
 }
 
 // seconds writes d in seconds, to a tenth.

@@ -468,7 +468,7 @@ func (c *Chat) say(text string) {
 func (c *Chat) start(ctx context.Context, prompt string, run Run) chan error {
 	c.rec.Prompt(prompt)
 	ctx, cancel := context.WithCancel(ctx)
-	r := &liveRun{interrupted: make(chan struct{}), cancel: cancel, prompted: true, nar: c.show.begin(false)}
+	r := &liveRun{interrupted: make(chan struct{}), cancel: cancel, prompted: true, nar: c.show.begin(false, c.clock)}
 	if r.nar != nil {
 		ctx = fakemodel.WithOnThinking(ctx, r.nar.Thinking)
 	}

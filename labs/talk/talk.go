@@ -19,6 +19,7 @@ import (
 	"io"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/democlock"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/scenario"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/narrative"
@@ -63,6 +64,9 @@ type Script struct {
 	Prompts []string
 	// Plan is what the simulated user does, and when.
 	Plan []scenario.UserMessage
+	// Clock, if set, is the demo clock the session's tools wait on, which
+	// a timeline of the session reads (narrative.Output).
+	Clock *democlock.Clock
 }
 
 // Play runs script on agent, one run per prompt, and prints it under the
@@ -76,7 +80,7 @@ func (s Show) Play(ctx context.Context, n int, script Script, agent Agent, run R
 		s.Printer.Part(n, script.Title, script.Setup)
 	}
 	for i, prompt := range script.Prompts {
-		nar := s.begin(i > 0 && prompt == "")
+		nar := s.begin(i > 0 && prompt == "", script.Clock)
 		user.Say = nil
 		if nar != nil {
 			user.Say = nar.Aside
@@ -106,16 +110,16 @@ func (s Show) Play(ctx context.Context, n int, script Script, agent Agent, run R
 	return nil
 }
 
-// begin returns the narrative of a new run, or nil in a trace. A Continue
-// after an earlier run says so.
-func (s Show) begin(continues bool) *narrative.Run {
+// begin returns the narrative of a new run whose tools wait on clock, or nil
+// in a trace. A Continue after an earlier run says so.
+func (s Show) begin(continues bool, clock *democlock.Clock) *narrative.Run {
 	if s.Trace {
 		return nil
 	}
 	if continues {
 		s.Printer.Line("--- Continue: the agent runs again from its history, with no new prompt ---")
 	}
-	return s.Printer.Run()
+	return s.Printer.TimedRun(clock)
 }
 
 // line prints the trace line of an event, in a trace.

@@ -1,0 +1,65 @@
+package expected
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agent-loop-lab/agent-loop-lab/labs/diagram"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// loopMarker is the line before the loop chart of a lab's README.
+func loopMarker(lab string) string { return "<!-- labs/diagram: the loop of " + lab + " -->" }
+
+// fencedAfter returns the fenced block that follows the line marker in
+// text, its info string first, and whether there is one right after it.
+func fencedAfter(text, marker string) (info, block string, ok bool) {
+	_, rest, found := strings.Cut(text, "\n"+marker+"\n")
+	if !found || !strings.HasPrefix(rest, "```") {
+		return "", "", false
+	}
+	info, rest, _ = strings.Cut(rest, "\n")
+	block, _, found = strings.Cut(rest, "\n```")
+	return info, block + "\n", found
+}
+
+// TestEachLabREADMEOpensWithItsPictures checks that every lab's README, in
+// both languages, shows before its second section the loop as the lab
+// leaves it, which labs/diagram draws (diagram.Loop), and, for a lab with
+// -diagram, the sequence diagram of its default run, the golden file that
+// -diagram prints (TestREADMEOutputMatchesGoldenFiles compares the copy).
+// A twin embeds the same blocks, so both languages show the same pictures.
+func TestEachLabREADMEOpensWithItsPictures(t *testing.T) {
+	labs, err := Labs()
+	require.NoError(t, err)
+	assert.Equal(t, labs, diagram.Labs(), "every lab has a loop chart, and every loop chart a lab")
+	cases, err := Cases()
+	require.NoError(t, err)
+	all := readmes(t)
+	for _, lab := range labs {
+		want, err := diagram.Loop(lab)
+		require.NoError(t, err)
+		drawn := slices.ContainsFunc(cases, func(c Case) bool { return c.Name == lab+".diagram" })
+		for _, name := range []string{"README.md", twinName} {
+			path := "labs/" + lab + "/" + name
+			text := all[path]
+			require.NotEmpty(t, text, path)
+			top := string(text)
+			if parts := strings.SplitN(top, "\n## ", 3); len(parts) == 3 {
+				top = parts[0] + "\n## " + parts[1]
+			}
+			info, got, ok := fencedAfter(top, loopMarker(lab))
+			if assert.True(t, ok, "%s: no loop chart after %s before its second section", path, loopMarker(lab)) {
+				assert.Equal(t, "```mermaid", info, path)
+				assert.Equal(t, want, got, "%s: the loop chart is not what diagram.Loop(%q) draws; paste this:\n%s", path, lab, want)
+			}
+			if drawn {
+				info, _, ok := fencedAfter(top, "<!-- expected/"+lab+".diagram.txt -->")
+				assert.True(t, ok, "%s: no run diagram (expected/%s.diagram.txt) before its second section", path, lab)
+				assert.Equal(t, "```mermaid", info, path)
+			}
+		}
+	}
+}

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/synctest"
+
+	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// draw runs the program with args in a synctest bubble, and returns what it
+// printed.
+func draw(t *testing.T, args ...string) string {
+	t.Helper()
+	var out string
+	synctest.Test(t, func(t *testing.T) {
+		var stdout, stderr bytes.Buffer
+		require.NoError(t, run(context.Background(), args, &stdout, &stderr))
+		assert.Empty(t, stderr.String())
+		out = stdout.String()
+	})
+	return out
+}
+
+// TestTheDiagramDrawsWhenMessagesEnter checks -diagram on part 1 of the
+// demo: the steering messages are typed while the search runs, before its
+// end, and enter the history in turns 2 and 3; the follow-up, typed after
+// turn 1, enters in turn 4; part 2's result asks to terminate.
+func TestTheDiagramDrawsWhenMessagesEnter(t *testing.T) {
+	out := draw(t, "-diagram")
+	inOrder(t, out,
+		`    L->>+T1: call_1 {"query":"Find flights from Oslo to Lima."}`,
+		`    Note over U: the user types a steering message: "Only direct flights."`,
+		`    Note over U: the user types a steering message: "Under 900 €, please."`,
+		"    T1-->>-L: call_1 ⇒ 3 flights, 1 direct: 480 € on 12 May",
+		`    Note over U: the user queues a follow-up: "Book the cheapest one."`,
+		"    U->>L: turn 2 · Only direct flights.",
+		"    L->>M: turn 2 · request",
+		"    U->>L: turn 3 · Under 900 €, please.",
+		"    U->>L: turn 4 · Book the cheapest one.",
+		"    Note over L: loop ended: 4 turns, stop reason completed",
+		"    T1-->>-L: call_1 ⇒ 3 flights, 1 direct: 480 € on 12 May (terminate)",
+		"    Note over L: loop ended: 1 turn, stop reason terminated (every result of the last batch asked to terminate)",
+		"    Note over U,L: Continue: the agent runs again from its history, with no new prompt",
+	)
+}
+
+// TestTheDiagramDrawsARecordedChat checks -diagram on a recorded -chat
+// session: its runs, one after another, and the Ctrl-C that stops one, whose
+// request is aborted.
+func TestTheDiagramDrawsARecordedChat(t *testing.T) {
+	out := draw(t, "-scenario", filepath.Join("testdata", "recorded-chat.json"), "-diagram")
+	inOrder(t, out,
+		"    U->>L: turn 1 · What is the weather in Oslo, Lima and Cairo?",
+		"    T1--x-L: call_6 ⇒ error: weather in Cairo: context canceled",
+		"    Note over U: the user presses Ctrl-C",
+		"    M--xL: request aborted: scripted model: context canceled",
+		"    Note over L: loop ended: 2 turns, stop reason aborted",
+		"    U->>L: turn 1 · What is 2 plus 3?",
+	)
+}
+
+// TestChatDraws: -chat with -diagram draws the session, a run after the
+// run, as it happens, and with -timeline its tool calls on the chat's demo
+// clock.
+func TestChatDraws(t *testing.T) {
+	for _, tt := range []struct {
+		picture string
+		want    []string
+	}{
+		{"-diagram", []string{"sequenceDiagram", "    U->>L: turn 1 · What is the weather in Oslo, Lima and Cairo?", `    L->>+T1: call_1 {"city":"Oslo"}`, "    T1-->>-L: call_2 ⇒ Lima 19 °C, overcast", "    L-->>U: Weather: Oslo 4 °C, light rain. Weather: Lima 19 °C, overcast. Weather:…"}},
+		{"-timeline", []string{"gantt", "    section turn 1 · 3 calls, side by side", `    call_1 weather {"city"#58;"Oslo"} :0, 300`, `    call_3 weather {"city"#58;"Cairo"} :0, 400`}},
+	} {
+		synctest.Test(t, func(t *testing.T) {
+			ctx := cli.WithStdin(context.Background(), strings.NewReader("What is the weather in Oslo, Lima and Cairo?\n"))
+			var stdout, stderr bytes.Buffer
+			assert.Equal(t, 0, cli.Run(ctx, run, []string{"-chat", tt.picture}, &stdout, &stderr))
+			inOrder(t, stdout.String(), tt.want...)
+			assert.NotContains(t, stdout.String(), "model said", "a picture instead of the narrative")
+		})
+	}
+}
+
+// TestTheDiagramGoesWithEveryFlag draws the demo in queue mode all, one
+// call at a time: part 1's two steering messages enter together, in turn 2.
+func TestTheDiagramGoesWithEveryFlag(t *testing.T) {
+	out := draw(t, "-diagram", "-queue-mode", "all", "-sequential")
+	inOrder(t, out,
+		"    U->>L: turn 2 · Only direct flights.",
+		"    U->>L: turn 2 · Under 900 €, please.",
+		"    L->>M: turn 2 · request",
+		"    U->>L: turn 3 · Book the cheapest one.",
+		"    Note over L: loop ended: 3 turns, stop reason completed",
+	)
+}

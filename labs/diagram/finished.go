@@ -1,0 +1,107 @@
+package diagram
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+)
+
+// A Finished run is a run of labs 02 to 04, which print a run once it has
+// ended, from its history: what Sequence.Finished draws.
+type Finished struct {
+	// Part and Title head the run, as the lab's part n, if Title is not
+	// empty.
+	Part  int
+	Title string
+	// History is the run's history, its prompt first.
+	History []fakemodel.Message
+	// Requests, if not nil, are what each request sent the model, in the
+	// order of the turns: -requests shows them on the request's arrow.
+	Requests []fakemodel.Request
+	// Turns and StopReason say how the loop ended.
+	Turns      int
+	StopReason string
+	// Answer is what the user finally reads, if Answered.
+	Answer   string
+	Answered bool
+}
+
+// Finished draws a finished run from its history: the prompt, then for each
+// reply its request, the reply, and each of its tool calls with the result
+// that answers it; then how the loop ended, and the answer.
+func (s *Sequence) Finished(f Finished) {
+	if f.Title != "" {
+		s.Part(f.Part, f.Title, nil)
+	}
+	s.Run(nil)
+	for _, m := range f.History {
+		switch m := m.(type) {
+		case fakemodel.UserMessage:
+			s.User(m.Text, false)
+		case fakemodel.AssistantMessage:
+			s.Turn()
+			if s.turn <= len(f.Requests) {
+				s.request(sent(f.Requests[s.turn-1]))
+			}
+			s.reply(m)
+			for _, call := range m.ToolCalls {
+				r, ok := resultFor(f.History, call.ID)
+				if !ok {
+					continue
+				}
+				s.start(call.ID, call.Name, call.Arguments)
+				s.ToolEnd(call.ID, call.Name, r.Content, r.IsError, nil)
+			}
+		}
+	}
+	s.Ended(fmt.Sprintf("loop ended: %s, stop reason %s", count(f.Turns, "turn"), f.StopReason))
+	s.Note(fmt.Sprintf("history holds %s: %s", count(len(f.History), "message"), roles(f.History)))
+	s.Answer(f.Answer, f.Answered)
+}
+
+// sent says what a request sent the model: how many messages, their roles,
+// and the tools offered.
+func sent(req fakemodel.Request) string {
+	tools := "no tools"
+	if len(req.Tools) > 0 {
+		names := make([]string, len(req.Tools))
+		for i, t := range req.Tools {
+			names[i] = t.Name
+		}
+		tools = fmt.Sprintf("%s (%s)", count(len(names), "tool"), strings.Join(names, ", "))
+	}
+	return fmt.Sprintf("%s (%s), %s", count(len(req.Messages), "message"), roles(req.Messages), tools)
+}
+
+// resultFor finds the tool result that answers the call with this ID.
+func resultFor(history []fakemodel.Message, id string) (fakemodel.ToolResultMessage, bool) {
+	for _, m := range history {
+		if r, ok := m.(fakemodel.ToolResultMessage); ok && r.ToolCallID == id {
+			return r, true
+		}
+	}
+	return fakemodel.ToolResultMessage{}, false
+}
+
+// roles names the role of each message, in order. Runs of three or more
+// messages of one role are written "toolResult ×9".
+func roles(messages []fakemodel.Message) string {
+	var out []string
+	for i := 0; i < len(messages); {
+		n := 1
+		for i+n < len(messages) && messages[i+n].Role() == messages[i].Role() {
+			n++
+		}
+		role := string(messages[i].Role())
+		if n >= 3 {
+			out = append(out, fmt.Sprintf("%s ×%d", role, n))
+		} else {
+			for range n {
+				out = append(out, role)
+			}
+		}
+		i += n
+	}
+	return strings.Join(out, ", ")
+}

@@ -1,0 +1,48 @@
+package narrative
+
+import (
+	"io"
+
+	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/diagram"
+	"github.com/fatih/color"
+)
+
+// An Output is how a lab shows its runs: as the narrative, or, with
+// -diagram or -timeline, as a picture that package diagram draws from the
+// same beats. Define its flags with Flags, and get its printer with
+// Printer: the lab's narrate.go then draws as it narrates.
+type Output struct {
+	diagram, timeline bool
+}
+
+// Flags defines -diagram and -timeline on fs. Each prints the runs instead
+// of the narrative, so they do not go together, nor with the lab's -trace,
+// which does the same.
+func (o *Output) Flags(fs *cli.FlagSet) {
+	fs.BoolVar(&o.diagram, "diagram", false, diagram.DiagramUsage)
+	fs.BoolVar(&o.timeline, "timeline", false, diagram.TimelineUsage)
+	fs.OneOf("each prints the run instead of the narrative", "trace", "diagram", "timeline")
+}
+
+// Printer returns the printer of a lab's runs, written to w: the
+// narrative's, or, with -diagram, a sequence diagram's, and with -timeline
+// a Gantt chart's. A picture has no colours.
+func (o Output) Printer(w io.Writer) *Printer {
+	var draw diagram.Picture
+	switch {
+	case o.diagram:
+		draw = diagram.NewSequence(w)
+	case o.timeline:
+		draw = diagram.NewTimeline(w)
+	default:
+		return NewPrinter(w)
+	}
+	p := newPrinter(w, func(attrs ...color.Attribute) *color.Color {
+		c := color.New(attrs...)
+		c.DisableColor()
+		return c
+	})
+	p.draw = draw
+	return p
+}

@@ -1,0 +1,106 @@
+package narrative
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// printerFor parses args with a lab's output flags, -trace among them, and
+// returns the printer they choose, writing to out.
+func printerFor(t *testing.T, out *bytes.Buffer, args ...string) *Printer {
+	t.Helper()
+	var o Output
+	var trace bool
+	fs := cli.NewFlagSet("00-demo", "Lab 00.")
+	fs.BoolVar(&trace, "trace", false, "one line per event")
+	o.Flags(fs)
+	require.NoError(t, fs.Parse(args, &bytes.Buffer{}, &bytes.Buffer{}))
+	return o.Printer(out)
+}
+
+// tell hands a printer the beats of a short run, as a lab's narrate does.
+func tell(p *Printer) {
+	p.Part(1, "a run", nil)
+	r := p.Run()
+	r.NextTurn()
+	r.User("Hi.")
+	r.Delta("Hello.")
+	r.MessageEnd(fakemodel.AssistantMessage{Text: "Hello.", ToolCalls: []fakemodel.ToolCall{{ID: "c", Name: "look"}}})
+	r.ToolStart("c", "look", json.RawMessage(`{}`))
+	r.ToolEnd("c", "look", "no", true)
+	r.MessageEnd(fakemodel.ToolResultMessage{ToolCallID: "c"})
+	r.Ended(1, "max_turns", false, "")
+	r.Messages("history holds", []fakemodel.Message{fakemodel.UserMessage{}})
+	r.Answer("", false)
+	p.AgentState(3, nil, nil)
+}
+
+// TestOutputPicksWhatTheRunsBecome checks each choice of Output: without a
+// flag the narrative, with -diagram a sequence diagram of the same beats,
+// with -timeline a Gantt chart of its tool calls.
+func TestOutputPicksWhatTheRunsBecome(t *testing.T) {
+	for args, first := range map[string]string{
+		"":          "=== part 1: a run ===",
+		"-trace":    "=== part 1: a run ===",
+		"-diagram":  "sequenceDiagram",
+		"-timeline": "gantt",
+	} {
+		var out bytes.Buffer
+		tell(printerFor(t, &out, strings.Fields(args)...))
+		line, _, _ := strings.Cut(out.String(), "\n")
+		assert.Equal(t, first, line, "%q", args)
+	}
+	var out bytes.Buffer
+	tell(printerFor(t, &out, "-diagram"))
+	for _, line := range []string{
+		"    Note over U,M: part 1: a run",
+		"    L->>M: turn 1 · request",
+		"    M-->>L: Hello. · calls look",
+		"    T1--x-L: c ⇒ error: no",
+		"    Note over L: history ← result of c",
+		"    Note over L: loop ended: 1 turn, stop reason max_turns",
+		"    Note over L: history holds 1 message: user",
+		"    L--xU: no answer: the loop stopped before the model answered",
+		"    Note over L: the agent's history holds 3 messages#59; nothing is queued",
+	} {
+		assert.Contains(t, out.String(), line+"\n")
+	}
+	assert.NotContains(t, out.String(), "model said", "none of the narrative's lines")
+}
+
+// TestAPictureHasNoColours: a diagram goes to a file, or into a Markdown
+// page, even from a terminal.
+func TestAPictureHasNoColours(t *testing.T) {
+	device, err := os.Open(os.DevNull)
+	require.NoError(t, err)
+	defer device.Close()
+	t.Setenv("NO_COLOR", "")
+	t.Setenv("TERM", "xterm")
+	if !cli.Colorful(device) {
+		t.Skip("the null device is not a character device here")
+	}
+	o := Output{diagram: true}
+	assert.Equal(t, "x", o.Printer(device).Warn("x"))
+}
+
+// TestOnlyOneOutputFlag: -trace, -diagram and -timeline each print the run
+// instead of the narrative, so a command line may give only one.
+func TestOnlyOneOutputFlag(t *testing.T) {
+	var o Output
+	var trace bool
+	fs := cli.NewFlagSet("00-demo", "Lab 00.")
+	fs.BoolVar(&trace, "trace", false, "one line per event")
+	o.Flags(fs)
+	var stderr bytes.Buffer
+	err := fs.Parse([]string{"-timeline", "-trace"}, &bytes.Buffer{}, &stderr)
+	require.ErrorIs(t, err, cli.ErrUsage)
+	assert.True(t, strings.HasPrefix(stderr.String(), "-trace and -timeline cannot go together: each prints the run instead of the narrative\n"), stderr.String())
+}
