@@ -23,6 +23,7 @@ func TestMain(m *testing.M) { expected.Main(m, main) }
 // golden files. Unlike the in-process golden test, the demo's clock waits for
 // real here.
 func TestProgram(t *testing.T) {
+	t.Parallel() // it waits on other processes: let the other tests run meanwhile
 	bin, err := expected.Program()
 	require.NoError(t, err)
 

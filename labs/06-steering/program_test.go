@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/agent-loop-lab/agent-loop-lab/expected"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -26,6 +27,7 @@ func TestMain(m *testing.M) { expected.Main(m, main) }
 // golden files. Unlike the in-process golden test, the scenarios' tools wait
 // for real here, on the demo clock.
 func TestProgram(t *testing.T) {
+	t.Parallel() // it waits on other processes: let the other tests run meanwhile
 	bin, err := expected.Program()
 	require.NoError(t, err)
 
@@ -63,8 +65,12 @@ func TestProgram(t *testing.T) {
 		assert.Equal(t, 0, res.ExitCode)
 		assert.Contains(t, string(res.Stdout), about)
 	})
-	t.Run("malformed scenario files", func(t *testing.T) {
-		testMalformedScenarioFiles(t, bin)
+	t.Run("a malformed scenario file", func(t *testing.T) {
+		files, wants := malformedCorpus(t)
+		res, err := expected.Run(bin, "-scenario", files[0])
+		require.NoError(t, err)
+		assert.Equal(t, wants[0], fmt.Sprintf("exit status %d\n%s", res.ExitCode, res.Stderr))
+		assert.Empty(t, string(res.Stdout), "nothing runs")
 	})
 	t.Run("a file name that is not plain text", func(t *testing.T) {
 		res, err := expected.Run(bin, "-scenario", "missing\x1b[2J\nsecond.json")
@@ -143,31 +149,47 @@ func TestProgram(t *testing.T) {
 	})
 }
 
-// testMalformedScenarioFiles runs the program over every file of
+// TestMalformedScenarioFilesAreRefused runs the lab over every file of
 // fakemodel/scenario/testdata/malformed, a corpus of every kind of mistake
-// the parser knows. For each NAME.json, NAME.txt beside it holds the exit
-// status and standard error that lab 06 printed before its parser moved to
-// fakemodel/scenario: the program must still refuse each file in the same
-// words, with nothing on standard output.
-func testMalformedScenarioFiles(t *testing.T, bin string) {
+// the parser knows, from the repository root, as the program does: through
+// cli.Run, which gives its exit status. For each NAME.json, NAME.txt beside
+// it holds the exit status and standard error that lab 06 printed before
+// its parser moved to fakemodel/scenario: the lab must still refuse each
+// file in the same words, with nothing on standard output. TestProgram
+// runs the real program over the first of them.
+func TestMalformedScenarioFilesAreRefused(t *testing.T) {
+	root, err := expected.Root()
+	require.NoError(t, err)
+	t.Chdir(root) // the corpus's messages name the files from the root
+	files, wants := malformedCorpus(t)
+	for i, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".json"), func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			status := cli.Run(context.Background(), run, []string{"-scenario", file}, &stdout, &stderr)
+			assert.Equal(t, wants[i], fmt.Sprintf("exit status %d\n%s", status, stderr.String()))
+			assert.Empty(t, stdout.String(), "nothing runs")
+		})
+	}
+}
+
+// malformedCorpus returns the malformed scenario files, from the root, and
+// what the program prints for each.
+func malformedCorpus(t *testing.T) (files, wants []string) {
+	t.Helper()
 	root, err := expected.Root()
 	require.NoError(t, err)
 	corpus := filepath.Join(root, "fakemodel", "scenario", "testdata", "malformed")
-	files, err := filepath.Glob(filepath.Join(corpus, "*.json"))
+	paths, err := filepath.Glob(filepath.Join(corpus, "*.json"))
 	require.NoError(t, err)
-	wants, err := filepath.Glob(filepath.Join(corpus, "*.txt"))
+	txts, err := filepath.Glob(filepath.Join(corpus, "*.txt"))
 	require.NoError(t, err)
-	require.GreaterOrEqual(t, len(files), 60)
-	require.Len(t, wants, len(files), "one NAME.txt per malformed NAME.json")
-	for _, file := range files {
-		name := strings.TrimSuffix(filepath.Base(file), ".json")
-		t.Run(name, func(t *testing.T) {
-			want, err := os.ReadFile(filepath.Join(corpus, name+".txt"))
-			require.NoError(t, err)
-			res, err := expected.Run(bin, "-scenario", "fakemodel/scenario/testdata/malformed/"+name+".json")
-			require.NoError(t, err)
-			assert.Equal(t, string(want), fmt.Sprintf("exit status %d\n%s", res.ExitCode, res.Stderr))
-			assert.Empty(t, string(res.Stdout), "nothing runs")
-		})
+	require.GreaterOrEqual(t, len(paths), 60)
+	require.Len(t, txts, len(paths), "one NAME.txt per malformed NAME.json")
+	for _, p := range paths {
+		want, err := os.ReadFile(strings.TrimSuffix(p, ".json") + ".txt")
+		require.NoError(t, err)
+		files = append(files, "fakemodel/scenario/testdata/malformed/"+filepath.Base(p))
+		wants = append(wants, string(want))
 	}
+	return files, wants
 }

@@ -26,6 +26,7 @@ import (
 // program, with status 130 and the usual message, although it waits on a
 // read and not on a run.
 func TestCtrlCWhileTheScenarioFileBlocks(t *testing.T) {
+	t.Parallel() // it waits on other processes: let the other tests run meanwhile
 	bin, err := expected.Program()
 	require.NoError(t, err)
 	fifo := filepath.Join(t.TempDir(), "scenario.json")
@@ -76,6 +77,7 @@ func TestCtrlCWhileTheScenarioFileBlocks(t *testing.T) {
 // line. The process must not die of SIGPIPE: the session ends, the
 // recording is written, and the status is 1, for the output that was lost.
 func TestHeadOneKeepsTheRecording(t *testing.T) {
+	t.Parallel() // it waits on other processes: let the other tests run meanwhile
 	bin, err := expected.Program()
 	require.NoError(t, err)
 	rec := filepath.Join(t.TempDir(), "session.json")
