@@ -66,31 +66,53 @@ const (
 )
 
 // oneLine rejects a text that the narrative cannot print on one line as it
-// is: one with a line break or another control character, such as a tab or
-// the escape that starts a terminal's colour codes, or with a bidirectional
-// override or isolate, which makes a line read differently from what it
-// holds.
+// is: one with a line break, or with any other character that does not
+// print as itself (Unprintable), such as a tab, the escape that starts a
+// terminal's colour codes, a bidirectional control, which makes a line read
+// differently from what it holds, or a zero-width space, which no reader
+// sees.
 func oneLine(path jsonPath, text string) error {
 	// U+2028 and U+2029 are Unicode's line and paragraph separators.
 	if strings.ContainsAny(text, "\n\r\u2028\u2029") {
 		return failAt(path, "must be one line: the narrative prints it on one")
 	}
-	if i := strings.IndexFunc(text, unicode.IsControl); i >= 0 {
-		r, _ := utf8.DecodeRuneInString(text[i:])
+	r, found := Unprintable(text)
+	switch {
+	case !found:
+		return nil
+	case unicode.IsControl(r):
 		return failAt(path, "must not hold the control character %U: the narrative prints text as it is", r)
-	}
-	if i := strings.IndexFunc(text, bidiControl); i >= 0 {
-		r, _ := utf8.DecodeRuneInString(text[i:])
+	case bidiControl(r):
 		return failAt(path, "must not hold the bidirectional control character %U: it would make the line read differently from what it holds", r)
 	}
-	return nil
+	return failAt(path, "must not hold %U, a character that does not print as itself "+
+		"(an invisible or format character, or a space other than U+0020): the narrative prints text as it is", r)
 }
 
-// bidiControl reports whether r is a bidirectional embedding, override or
-// isolate (U+202A to U+202E, U+2066 to U+2069): a character that reorders
-// the text around it when a terminal shows it.
+// Unprintable returns the first character of text that does not print as
+// itself on a terminal, and true; or false if every character does. Such a
+// character is any but the space that unicode.IsPrint refuses: a control
+// character, a line or paragraph separator, a bidirectional control, a
+// format character such as a zero-width space or a tag character, a space
+// other than U+0020, an unassigned or private character. Scenario texts and
+// the lines a person types at -chat are held to this one rule, so that a
+// recording of -chat always replays. The text must be valid UTF-8.
+func Unprintable(text string) (rune, bool) {
+	i := strings.IndexFunc(text, func(r rune) bool { return r != ' ' && !unicode.IsPrint(r) })
+	if i < 0 {
+		return 0, false
+	}
+	r, _ := utf8.DecodeRuneInString(text[i:])
+	return r, true
+}
+
+// bidiControl reports whether r is one of Unicode's bidirectional controls
+// (Bidi_Control): the Arabic letter mark U+061C, the marks U+200E and
+// U+200F, and the embeddings, overrides and isolates U+202A to U+202E and
+// U+2066 to U+2069, which reorder the text around them when a terminal
+// shows it.
 func bidiControl(r rune) bool {
-	return r >= '\u202A' && r <= '\u202E' || r >= '\u2066' && r <= '\u2069'
+	return r == '\u061C' || r == '\u200E' || r == '\u200F' || r >= '\u202A' && r <= '\u202E' || r >= '\u2066' && r <= '\u2069'
 }
 
 // check rejects values that are well typed but make no sense.

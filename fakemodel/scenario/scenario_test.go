@@ -114,18 +114,55 @@ func TestScenarioDefaultsMayBeWrittenOut(t *testing.T) {
 	}
 }
 
-// TestBidirectionalMarksArePlainText: the marks that only set the direction
-// of the text around them (U+200E, U+200F, U+061C) reorder nothing, and
-// stay allowed, as do right-to-left scripts.
-func TestBidirectionalMarksArePlainText(t *testing.T) {
+// TestTheFormatRefusesWhatChatRefuses: a text of a scenario may hold any
+// character that prints as itself, right-to-left scripts included, and
+// none that does not: the marks that set the direction of the text around
+// them (U+200E, U+200F, U+061C), zero-width characters and tag characters
+// are refused, as lab 06's -chat refuses them in a line a person types
+// (both ask Unprintable).
+func TestTheFormatRefusesWhatChatRefuses(t *testing.T) {
 	// Written with an escape in the file, an override in args is text
 	// that prints as \u202e, and is allowed.
 	_, err := Parse("x.json", []byte(`{"prompt": "hi", "replies": [{"toolCalls": [{"id": "a", "name": "x", "args": {"to": "\u202egnp.exe"}}]}]}`))
 	assert.NoError(t, err)
 
-	for _, text := range []string{"a\u200eb", "a\u200fb", "\u061c", "مرحبا", "שלום"} {
+	for _, text := range []string{"مرحبا", "שלום", "你好，世界", "e\u0301"} {
 		_, err := Parse("x.json", []byte(`{"prompt": "`+text+`"}`))
 		assert.NoError(t, err, "%q", text)
+	}
+	for text, want := range map[string]string{
+		"a\u200eb":     "the bidirectional control character U+200E",
+		"a\u200fb":     "the bidirectional control character U+200F",
+		"\u061c":       "the bidirectional control character U+061C",
+		"a\u200bb":     "U+200B, a character that does not print as itself",
+		"a\u2060b":     "U+2060, a character that does not print as itself",
+		"a\U000E0041b": "U+E0041, a character that does not print as itself",
+		"a\u00a0b":     "U+00A0, a character that does not print as itself",
+	} {
+		_, err := Parse("x.json", []byte(`{"prompt": "`+text+`"}`))
+		assert.ErrorContains(t, err, "prompt: must not hold "+want, "%q", text)
+	}
+}
+
+// TestUnprintableIsIsPrint: the one rule for a text's characters is
+// unicode.IsPrint's, with the space, over the whole of Unicode; every
+// character it refuses, a text of a scenario refuses.
+func TestUnprintableIsIsPrint(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if !utf8.ValidRune(r) {
+			continue
+		}
+		text := "a" + string(r)
+		got, found := Unprintable(text)
+		want := r != ' ' && !unicode.IsPrint(r)
+		if found != want || found && got != r {
+			t.Fatalf("Unprintable(%q) = %U, %v; want %v", text, got, found, want)
+		}
+		if want && strings.IndexFunc(string(r), func(r rune) bool { return strings.ContainsRune("\n\r\u2028\u2029", r) }) < 0 {
+			if err := oneLine(jsonPath{"prompt"}, text); err == nil {
+				t.Fatalf("oneLine accepts %U", r)
+			}
+		}
 	}
 }
 

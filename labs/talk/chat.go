@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
@@ -329,13 +328,13 @@ func (c *Chat) typed(text string, working bool) (prompt string, ok bool) {
 
 // check returns what makes a typed line unfit to send, or "": it must be
 // valid UTF-8 and print as it is, because the narrative prints it, and a
-// scenario file holds it, as it is.
+// scenario file holds it, as it is. The rule is the scenario format's own
+// (scenario.Unprintable), so that a recording replays.
 func check(text string) string {
 	if !utf8.ValidString(text) {
 		return "the line is not valid UTF-8"
 	}
-	if i := strings.IndexFunc(text, func(r rune) bool { return r != ' ' && !unicode.IsPrint(r) }); i >= 0 {
-		r, _ := utf8.DecodeRuneInString(text[i:])
+	if r, found := scenario.Unprintable(text); found {
 		return fmt.Sprintf("the line holds %U, a character that does not print as itself; type it again without it", r)
 	}
 	return ""

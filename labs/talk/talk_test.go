@@ -127,3 +127,27 @@ func TestALineTooLongIsRefused(t *testing.T) {
 	assert.Equal(t, "standard input: a line is longer than 64 KiB", err.Error())
 	assert.Equal(t, 2, cli.Run(ctx, func(context.Context, []string, io.Writer, io.Writer) error { return err }, nil, &out, &errw), "bad input")
 }
+
+// TestChatRefusesWhatAScenarioRefuses: a line typed at -chat is refused
+// for the same characters as a text of a scenario file, so that what a
+// person types always fits a recording: each character is sent by both or
+// by neither. It tries every character up to U+2FFF, where the controls,
+// the spaces, the zero-width and the bidirectional characters are, and the
+// format characters beyond: U+FEFF, the interlinear annotations, the tags.
+func TestChatRefusesWhatAScenarioRefuses(t *testing.T) {
+	var runes []rune
+	for r := rune(0); r <= 0x2FFF; r++ {
+		runes = append(runes, r)
+	}
+	runes = append(runes, 0xFEFF, 0xFFF9, 0xFFFA, 0xFFFB, 0x1D173, 0xE0001, 0xE0020, 0xE0041, 0xE007F, 0xF0000)
+	for _, r := range runes {
+		if strings.ContainsRune("\n\r\u2028\u2029\"\\", r) {
+			continue // a line holds no line break; JSON escapes " and \
+		}
+		text := "a" + string(r)
+		_, err := scenario.Parse("x.json", []byte(`{"prompt": "`+text+`"}`))
+		if refused := check(text) != ""; refused != (err != nil) {
+			t.Fatalf("%U: -chat refuses it: %v; the scenario format: %v", r, refused, err)
+		}
+	}
+}
