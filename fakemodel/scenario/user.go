@@ -65,15 +65,13 @@ type User struct {
 	done  []bool
 	seen  []int // how many events matched each At so far
 	agent Agent
-	calls CallWatch
-	// ctrlC is set while a Ctrl-C waits for the running calls to end.
-	ctrlC bool
 
 	// Say, if set, prints what the user does.
 	Say func(string)
-	// Interrupt, if set, is what a Ctrl-C does: cancel the current run.
-	// It comes at the event of the plan, or, if tool calls run then,
-	// once they have ended (see CallWatch).
+	// Interrupt, if set, is what a Ctrl-C does: cancel the current run,
+	// at once, at the event of the plan, as Pi's Agent.abort() does. The
+	// calls that run see it; on the demo clock they end in the order
+	// they started (see the package democlock).
 	Interrupt func()
 }
 
@@ -98,12 +96,6 @@ func (u *User) See(traceLine string) {
 		u.seen[i]++
 		return u.seen[i] >= max(m.Occurrence, 1)
 	})
-	if quiet := u.calls.See(traceLine); quiet && u.ctrlC {
-		u.ctrlC = false
-		if u.Interrupt != nil {
-			u.Interrupt()
-		}
-	}
 }
 
 // Matches reports whether an at matches a trace line: the line is the at,
@@ -130,7 +122,11 @@ func (u *User) do(m UserMessage) {
 	switch {
 	case m.Interrupt:
 		what = "(the user presses Ctrl-C)"
-		u.ctrlC = true
+		defer func() {
+			if u.Interrupt != nil {
+				u.Interrupt()
+			}
+		}()
 	case m.FollowUp:
 		what = fmt.Sprintf("(the user queues a follow-up: %q)", m.Text)
 		u.agent.FollowUp(fakemodel.UserMessage{Text: m.Text})
@@ -161,32 +157,4 @@ func (u *User) Unsent() []string {
 		notes = append(notes, fmt.Sprintf("never sent: %s, because no event matched %s", what, event))
 	}
 	return notes
-}
-
-// A CallWatch follows the tool calls of a session through the trace lines
-// of its events, to tell the moments when no tool runs: when a Ctrl-C may
-// cancel a run and stay the same on every run. A call that runs sees a
-// cancellation at whatever point it has reached, and when several run, the
-// order in which they then end is the scheduler's. So a Ctrl-C, of a
-// simulated user or of lab 06's -chat, cancels the run only where no call
-// runs: at a tool_execution_start (the calls of a batch start to run only
-// once all are prepared), or when every call that started has ended.
-type CallWatch struct {
-	open map[string]bool
-}
-
-// See takes the next trace line, and reports whether no call runs.
-func (w *CallWatch) See(traceLine string) (quiet bool) {
-	f := strings.Fields(traceLine)
-	switch {
-	case len(f) >= 2 && f[0] == "tool_execution_start":
-		if w.open == nil {
-			w.open = map[string]bool{}
-		}
-		w.open[f[1]] = true
-		return true
-	case len(f) >= 2 && f[0] == "tool_execution_end":
-		delete(w.open, f[1])
-	}
-	return len(w.open) == 0
 }

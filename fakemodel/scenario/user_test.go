@@ -31,14 +31,15 @@ func TestTheUserActsAtTheOccurrenceOfItsEvent(t *testing.T) {
 	assert.Equal(t, []string{`never sent: "never", because no event matched "turn_end" 9 times (only 3)`}, u.Unsent())
 }
 
-// TestCtrlCWaitsForTheRunningCalls: the simulated user's Ctrl-C cancels a
-// run only where no tool call runs (CallWatch): at once at a
-// tool_execution_start, and, while calls run, once the last has ended.
-func TestCtrlCWaitsForTheRunningCalls(t *testing.T) {
-	interrupted := ""
+// TestCtrlCComesAtItsEvent: the simulated user's Ctrl-C cancels the run at
+// the event of its plan, at once, while tool calls run too, as Pi's
+// Agent.abort() does; what the user says comes first.
+func TestCtrlCComesAtItsEvent(t *testing.T) {
+	var got []string
 	var last string
 	u := NewUser([]UserMessage{{At: "tool_execution_update a", Interrupt: true}, {At: "tool_execution_start c", Interrupt: true}}, &queues{})
-	u.Interrupt = func() { interrupted += last + "; " }
+	u.Say = func(s string) { got = append(got, s) }
+	u.Interrupt = func() { got = append(got, "cancel at "+last) }
 	for _, line := range []string{
 		"tool_execution_start a x", "tool_execution_start b x", "tool_execution_update a", "tool_execution_end a", "tool_execution_end b error: no",
 		"message_start toolResult a", "tool_execution_start c x",
@@ -46,7 +47,10 @@ func TestCtrlCWaitsForTheRunningCalls(t *testing.T) {
 		last = line
 		u.See(line)
 	}
-	assert.Equal(t, "tool_execution_end b error: no; tool_execution_start c x; ", interrupted)
+	assert.Equal(t, []string{
+		"(the user presses Ctrl-C)", "cancel at tool_execution_update a",
+		"(the user presses Ctrl-C)", "cancel at tool_execution_start c x",
+	}, got)
 	assert.Empty(t, u.Unsent())
 }
 

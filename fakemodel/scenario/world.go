@@ -247,6 +247,7 @@ func (a Action) Do(ctx context.Context, clock *democlock.Clock, callID string, r
 			return "", false, err
 		}
 		done = at[i]
+		clock.Report(ctx, callID) // no other call goes on before the report is shown
 		report(note)
 	}
 	if err := clock.Sleep(ctx, callID, a.Duration-done); err != nil {

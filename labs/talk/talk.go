@@ -4,7 +4,7 @@
 // a person at a terminal (Chat: -chat). Either way the user acts at events,
 // inside the lab's event handler, so that a message typed while the agent
 // works is in its queue before the loop's next poll, and a Ctrl-C cancels
-// a run where no tool call runs (scenario.CallWatch).
+// the run at an event, which a recording can name.
 //
 // The lab keeps what it teaches: its Agent, its events, and how an event
 // prints (a Run). This package holds the machinery no lab teaches: reading
