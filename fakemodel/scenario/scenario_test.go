@@ -25,8 +25,8 @@ func TestScenarioParseErrors(t *testing.T) {
 		{"syntax error", "{\n  \"prompt\": \"hi\"\n  \"replies\": []\n}", `x.json: line 3, column 3: not valid JSON: invalid character '"' after object key:value pair`},
 		{"trailing data", `{"prompt": "hi"} {}`, "x.json: line 1, column 18: not valid JSON: more data after the closing brace"},
 		{"not an object", `[]`, "x.json: line 1, column 1: the scenario must be an object, not an array"},
-		{"empty", "", `x.json: file: empty: a scenario is a JSON object with at least "prompt"`},
-		{"only white space", " \n\t", `x.json: file: empty: a scenario is a JSON object with at least "prompt"`},
+		{"empty", "", `x.json: file: empty: a scenario is a JSON object with at least "prompt" or "runs"`},
+		{"only white space", " \n\t", `x.json: file: empty: a scenario is a JSON object with at least "prompt" or "runs"`},
 		{"unknown field", "{\n  \"prompt\": \"hi\",\n  \"promt\": \"typo\"\n}", `x.json: line 3, column 3: unknown field "promt" in the scenario`},
 		{"name in another case", `{"Prompt": "hi"}`, `x.json: line 1, column 2: unknown field "Prompt" in the scenario`},
 		{"unknown field deep inside", `{"prompt": "hi", "replies": [{"text": "a", "toolCalls": [{"id": "a", "name": "x", "argz": {}}]}]}`, `x.json: line 1, column 83: unknown field "argz" in replies[0].toolCalls[0]`},
@@ -42,7 +42,7 @@ func TestScenarioParseErrors(t *testing.T) {
 
 		// Checks after decoding name the value and, through it, the line
 		// and column. A missing field's position is its object's.
-		{"missing prompt", `{}`, "x.json: line 1, column 1: prompt: missing: a scenario starts with the user's first message"},
+		{"missing prompt", `{}`, "x.json: line 1, column 1: prompt: missing: a scenario starts with the user's first message (prompt), or lists its runs (runs)"},
 		{"empty prompt", `{"prompt": "  "}`, "x.json: line 1, column 12: prompt: missing: a scenario starts with the user's first message"},
 		{"tool execution", `{"prompt": "hi", "toolExecution": "both"}`, `x.json: line 1, column 35: toolExecution: must be parallel or sequential, not "both"`},
 		{"queue mode", `{"prompt": "hi", "queueMode": "some"}`, `x.json: line 1, column 31: queueMode: must be one-at-a-time or all, not "some"`},
@@ -344,13 +344,11 @@ func FuzzParseScenario(f *testing.F) {
 			assert.True(t, printsAsItself(err.Error()), "%q prints as it is", err.Error())
 			return
 		}
-		assert.NotEmpty(t, s.Prompt)
+		assert.True(t, s.Prompt != nil || s.Runs != nil, "a prompt, or runs")
 		assert.Len(t, s.FakeTools(), len(s.Tools))
 		for _, text := range texts(s) {
-			assert.NotContains(t, text, "\n", "one line")
-			assert.False(t, strings.ContainsFunc(text, func(r rune) bool {
-				return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || bidiControl(r)
-			}), "%q holds no control character, line separator or bidirectional control", text)
+			_, found := Unprintable(text)
+			assert.False(t, found, "%q prints as it is, on one line", text)
 		}
 	})
 }
@@ -362,10 +360,16 @@ func printsAsItself(s string) bool {
 
 // texts returns every text of s that the narrative prints as it is.
 func texts(s *Scenario) []string {
-	out := append([]string{s.Prompt}, s.NextPrompts...)
-	for _, r := range s.Replies {
+	out := s.Prompts()
+	for _, r := range s.allReplies() {
 		out = append(out, r.Text, r.Partial)
 		for _, c := range r.ToolCalls {
+			out = append(out, string(c.Args))
+		}
+	}
+	for _, m := range s.History {
+		out = append(out, m.Text)
+		for _, c := range m.ToolCalls {
 			out = append(out, string(c.Args))
 		}
 	}
@@ -374,6 +378,13 @@ func texts(s *Scenario) []string {
 			out = append(out, value(p))
 		}
 		out = append(out, value(b.Updates)...)
+		out = append(out, string(b.SetArgs))
+	}
+	for _, o := range s.AfterToolCall {
+		out = append(out, value(o.Content))
+	}
+	for _, a := range s.WhileRunning {
+		out = append(out, a.Prompt, a.At)
 	}
 	for _, reason := range s.Block {
 		out = append(out, reason)

@@ -22,13 +22,16 @@ type UserMessage struct {
 	FollowUp bool
 	// Interrupt presses Ctrl-C instead of sending a message.
 	Interrupt bool
+	// Attempt tries to start a run instead, while one is going: a Prompt
+	// of Text, or, if Text is empty, a Continue.
+	Attempt bool
 	// Text is the message.
 	Text string
 }
 
 // UserMessages returns what the scenario's simulated user does: its
-// steering messages, then its follow-ups, then its interrupts, each in the
-// order of the file.
+// steering messages, then its follow-ups, then the runs it tries while one
+// is going, then its interrupts, each in the order of the file.
 func (s *Scenario) UserMessages() []UserMessage {
 	var plan []UserMessage
 	for _, m := range s.Steer {
@@ -36,6 +39,9 @@ func (s *Scenario) UserMessages() []UserMessage {
 	}
 	for _, m := range s.FollowUp {
 		plan = append(plan, UserMessage{At: m.At, Occurrence: value(m.Occurrence), FollowUp: true, Text: m.Text})
+	}
+	for _, a := range s.WhileRunning {
+		plan = append(plan, UserMessage{At: a.At, Occurrence: value(a.Occurrence), Attempt: true, Text: a.Prompt})
 	}
 	for _, in := range s.Interrupts {
 		plan = append(plan, UserMessage{At: in.At, Occurrence: value(in.Occurrence), Interrupt: true})
@@ -53,8 +59,8 @@ type Agent interface {
 }
 
 // A User is the simulated user of a scenario, or of lab 06's demo: at given
-// moments it types a steering message, queues a follow-up or presses
-// Ctrl-C, the way a person at a terminal would. It reacts to events, given
+// moments it types a steering message, queues a follow-up, tries to start
+// a run, or presses Ctrl-C, the way a person at a terminal would. It reacts to events, given
 // by their trace lines, never to time, so it does the same thing at the
 // same moment on every run. Things that wait for the same event are done
 // in the order of the plan, and each is done once. The caller hands it
@@ -68,6 +74,10 @@ type User struct {
 
 	// Say, if set, prints what the user does.
 	Say func(string)
+	// Try, if set, is what an attempt at a run does: a Prompt of prompt,
+	// or, if prompt is "", a Continue, which the agent refuses while a run
+	// is going.
+	Try func(prompt string) error
 	// Interrupt, if set, is what a Ctrl-C does: cancel the current run,
 	// at once, at the event of the plan, as Pi's Agent.abort() does. The
 	// calls that run see it; on the demo clock they end in the order
@@ -127,6 +137,8 @@ func (u *User) do(m UserMessage) {
 				u.Interrupt()
 			}
 		}()
+	case m.Attempt:
+		what = u.try(m.Text)
 	case m.FollowUp:
 		what = fmt.Sprintf("(the user queues a follow-up: %q)", m.Text)
 		u.agent.FollowUp(fakemodel.UserMessage{Text: m.Text})
@@ -139,6 +151,21 @@ func (u *User) do(m UserMessage) {
 	}
 }
 
+// try tries a run of prompt, or a Continue, and says what became of it.
+func (u *User) try(prompt string) string {
+	what := fmt.Sprintf("the user sends the prompt %q while the agent works", prompt)
+	if prompt == "" {
+		what = "the user asks the agent to continue while it works"
+	}
+	if u.Try == nil {
+		return "(" + what + ")"
+	}
+	if err := u.Try(prompt); err != nil {
+		return fmt.Sprintf("(%s; the agent refuses: %v)", what, err)
+	}
+	return fmt.Sprintf("(%s; the agent runs it)", what)
+}
+
 // Unsent returns a note for each thing never done, because no event matched
 // its At (often enough).
 func (u *User) Unsent() []string {
@@ -148,8 +175,13 @@ func (u *User) Unsent() []string {
 			continue
 		}
 		what, event := fmt.Sprintf("%q", m.Text), fmt.Sprintf("%q", m.At)
-		if m.Interrupt {
+		switch {
+		case m.Interrupt:
 			what = "Ctrl-C"
+		case m.Attempt && m.Text == "":
+			what = "a Continue"
+		case m.Attempt:
+			what = "the prompt " + what
 		}
 		if m.Occurrence > 1 {
 			event = fmt.Sprintf("%q %d times (only %d)", m.At, m.Occurrence, u.seen[i])

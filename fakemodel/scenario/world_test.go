@@ -212,7 +212,7 @@ func TestACallOfItsOwnIsBlocked(t *testing.T) {
 		tool, id, reason string
 		blocked          bool
 	}{{"x", "a", "invalid", true}, {"x", "b", "", false}, {"y", "c", "", true}} {
-		reason, blocked := s.Blocked(tt.tool, tt.id)
+		reason, blocked := s.Hooks().Before(tt.tool, tt.id, nil)
 		assert.Equal(t, tt.reason, reason, tt.id)
 		assert.Equal(t, tt.blocked, blocked, tt.id)
 	}

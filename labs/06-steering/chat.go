@@ -28,5 +28,5 @@ func runChat(ctx context.Context, stdout, stderr io.Writer, opts options) error 
 		FollowUpMode: opts.queueMode,
 	})
 	s := talk.Show{Printer: narrative.NewPrinter(stdout), Errw: stderr, Trace: opts.trace}
-	return chat.Run(ctx, s, agent, runs(agent, chat.Clock(), nil))
+	return chat.Run(ctx, s, agent, runs(agent, chat.Clock(), 0))
 }

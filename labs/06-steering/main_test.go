@@ -14,6 +14,7 @@ import (
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/scenario"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/narrative"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/talk"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -173,25 +174,25 @@ func (r *recorder) Reply(ctx context.Context, req fakemodel.Request) (fakemodel.
 // acts at an event given by at.
 func greeting(at string) part {
 	return part{
-		title:  "greeting",
-		agent:  AgentOptions{Config: Config{Model: fakemodel.Scripted(reply("Hello world."), reply("Bye."))}},
-		prompt: "Hi.",
-		plan:   []scenario.UserMessage{{At: at, FollowUp: true, Text: "And you?"}},
+		title:   "greeting",
+		agent:   AgentOptions{Config: Config{Model: fakemodel.Scripted(reply("Hello world."), reply("Bye."))}},
+		prompts: []string{"Hi."},
+		plan:    []scenario.UserMessage{{At: at, FollowUp: true, Text: "And you?"}},
 	}
 }
 
 func TestTheNarrativeKeepsTheModelsLineWhole(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	s := show{p: narrative.NewPrinter(&stdout), errw: &stderr}
-	require.NoError(t, s.run(context.Background(), 0, greeting("message_update assistant")))
+	s := talk.Show{Printer: narrative.NewPrinter(&stdout), Errw: &stderr}
+	require.NoError(t, play(context.Background(), s, 0, greeting("message_update assistant")))
 	assert.Contains(t, stdout.String(), "turn 1 · model said: Hello world.\n(the user queues a follow-up: \"And you?\")\n",
 		"what the user does while the reply streams waits for the end of its line")
 }
 
 func TestATraceHoldsOnlyEvents(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	s := show{p: narrative.NewPrinter(&stdout), errw: &stderr, trace: true}
-	require.NoError(t, s.run(context.Background(), 1, greeting("tool_execution_start nowhere")))
+	s := talk.Show{Printer: narrative.NewPrinter(&stdout), Errw: &stderr, Trace: true}
+	require.NoError(t, play(context.Background(), s, 1, greeting("tool_execution_start nowhere")))
 	for line := range strings.Lines(stdout.String()) {
 		name, _, _ := strings.Cut(strings.TrimSpace(line), " ")
 		assert.Contains(t, []string{
@@ -204,9 +205,9 @@ func TestATraceHoldsOnlyEvents(t *testing.T) {
 
 func TestAnEmptyAnswerIsSaidToBeEmpty(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	s := show{p: narrative.NewPrinter(&stdout), errw: &stderr}
-	pt := part{title: "empty", agent: AgentOptions{Config: Config{Model: fakemodel.Scripted(reply(""))}}, prompt: "Hi."}
-	require.NoError(t, s.run(context.Background(), 0, pt))
+	s := talk.Show{Printer: narrative.NewPrinter(&stdout), Errw: &stderr}
+	pt := part{title: "empty", agent: AgentOptions{Config: Config{Model: fakemodel.Scripted(reply(""))}}, prompts: []string{"Hi."}}
+	require.NoError(t, play(context.Background(), s, 0, pt))
 	assert.Contains(t, stdout.String(), "\nanswer: (an empty reply)\n")
 }
 

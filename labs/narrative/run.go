@@ -79,11 +79,15 @@ func (r *Run) Aside(text string) {
 }
 
 // MessageEnd prints the end of a message: for the model's reply, the end of
-// its line, and a line if the request failed or was aborted; for a tool
-// result, that it entered the history.
+// its line, or the whole line of a reply that arrived without streaming,
+// and a line if the request failed or was aborted; for a tool result, that
+// it entered the history.
 func (r *Run) MessageEnd(m fakemodel.Message) {
 	switch m := m.(type) {
 	case fakemodel.AssistantMessage:
+		if !r.streaming && m.Text != "" {
+			fmt.Fprintf(r.w, "%s model said: %s\n", r.prefix(), m.Text)
+		}
 		if r.streaming {
 			fmt.Fprintln(r.w)
 			r.streaming = false

@@ -372,7 +372,7 @@ func (c *Chat) say(text string) {
 func (c *Chat) start(ctx context.Context, prompt string, run Run) chan error {
 	c.rec.Prompt(prompt)
 	ctx, cancel := context.WithCancel(ctx)
-	r := &liveRun{cancel: cancel, prompted: true, nar: c.show.begin(false)}
+	r := &liveRun{cancel: cancel, prompted: true, nar: c.show.begin(false, false)}
 	r.cut, r.cutOff = context.WithCancel(ctx)
 	c.mu.Lock()
 	c.current = r

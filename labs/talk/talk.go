@@ -63,33 +63,57 @@ type Script struct {
 	Prompts []string
 	// Plan is what the simulated user does, and when.
 	Plan []scenario.UserMessage
+	// Hooks, if set, are a scenario's hooks, which say what they do in
+	// the narrative.
+	Hooks *scenario.Hooks
 }
 
 // Play runs script on agent, one run per prompt, and prints it under the
 // title "part n", or, with n 0, under its title alone. The simulated user
 // sees every event; a Ctrl-C of its plan cancels the run it comes in, and
-// the session goes on. Play returns cli.ErrInterrupted once ctx is
-// cancelled, by the real Ctrl-C, after the run that saw it.
+// the session goes on, as it does when the agent refuses a run, a Continue
+// for instance. A script with no prompt runs nothing: the user does what
+// it does before a run, and the agent's state is printed. Play returns
+// cli.ErrInterrupted once ctx is cancelled, by the real Ctrl-C, after the
+// run that saw it.
 func (s Show) Play(ctx context.Context, n int, script Script, agent Agent, run Run) error {
 	user := scenario.NewUser(script.Plan, agent)
 	if !s.Trace {
 		s.Printer.Part(n, script.Title, script.Setup)
 	}
+	if len(script.Prompts) == 0 {
+		if !s.Trace {
+			user.Say = s.Printer.Line
+		}
+		user.BeforeRun()
+		s.state(agent)
+	}
 	for i, prompt := range script.Prompts {
-		nar := s.begin(i > 0 && prompt == "")
+		nar := s.begin(prompt == "", i > 0)
 		user.Say = nil
 		if nar != nil {
 			user.Say = nar.Aside
 		}
+		if script.Hooks != nil {
+			script.Hooks.Say = user.Say
+		}
 		runCtx, cancel := context.WithCancel(ctx)
 		user.Interrupt = cancel
+		user.Try = func(prompt string) error { return run(runCtx, prompt, nil, func(string) {}) }
 		user.BeforeRun()
+		started := false
 		err := run(runCtx, prompt, nar, func(line string) {
+			started = true
 			s.line(line)
 			user.See(line)
 		})
 		cancel()
-		if err != nil {
+		switch {
+		case err != nil && !started:
+			// The agent refused the run, as Pi's refuses a Continue with
+			// nothing to continue from.
+			s.note("refused: " + err.Error())
+		case err != nil:
 			return err
 		}
 		s.state(agent)
@@ -104,13 +128,16 @@ func (s Show) Play(ctx context.Context, n int, script Script, agent Agent, run R
 }
 
 // begin returns the narrative of a new run, or nil in a trace. A Continue
-// after an earlier run says so.
-func (s Show) begin(continues bool) *narrative.Run {
+// says so, and whether an earlier run came before it.
+func (s Show) begin(continues, again bool) *narrative.Run {
 	if s.Trace {
 		return nil
 	}
-	if continues {
+	switch {
+	case continues && again:
 		s.Printer.Line("--- Continue: the agent runs again from its history, with no new prompt ---")
+	case continues:
+		s.Printer.Line("--- Continue: the agent runs from the history it holds, with no new prompt ---")
 	}
 	return s.Printer.Run()
 }
