@@ -60,7 +60,7 @@ func TestEveryFieldAtOnce(t *testing.T) {
 			`(the user sends the prompt "another prompt" while the agent works; the agent refuses: ` + ErrBusy.Error() + ")",
 			"turn 1 · start n note {}",
 			`turn 1 · done a lookup ⇒ {"city":"Oslo","units":"C"}`, // setArgs, echoArgs
-			"turn 1 · done n note ⇒ error: replaced",                // afterToolCall
+			"turn 1 · done n note ⇒ error: replaced",               // afterToolCall
 			"turn 1 · history ← result of a",
 			"turn 1 · history ← result of n",
 			"(the user asks the agent to continue while it works; the agent refuses: " + ErrBusy.Error() + ")",
