@@ -163,7 +163,7 @@ func (s *Scenario) check() error {
 		where := jsonPath{"calls", id}
 		tool, ok := callTools[id]
 		switch {
-		case !ok && seen[id]:
+		case !ok && s.historyCall(id):
 			return failKey(where, "%q is a call of the history, which never runs", id)
 		case !ok:
 			return failKey(where, "no reply makes a call with ID %q", id)
@@ -421,6 +421,13 @@ func (s *Scenario) checkHistory(seen map[string]bool) error {
 	return nil
 }
 
+// historyCall reports whether id is the ID of a call of the history.
+func (s *Scenario) historyCall(id string) bool {
+	return slices.ContainsFunc(s.History, func(m HistoryMessage) bool {
+		return slices.ContainsFunc(m.ToolCalls, func(c ToolCall) bool { return c.ID == id })
+	})
+}
+
 // checkSetArgs checks the setArgs of the call id, at where: an object, for
 // a call whose arguments are one, and that is not blocked.
 func (s *Scenario) checkSetArgs(where jsonPath, id string) error {
@@ -446,7 +453,11 @@ func (s *Scenario) checkSetArgs(where jsonPath, id string) error {
 	if _, err := Args(args); err != nil {
 		return failAt(where, "call %q fails its check before BeforeToolCall is asked: its args are not a JSON object", id)
 	}
-	return oneLine(where, string(set))
+	// JSON lets a string of it hold a character that does not print as
+	// itself, and the narrative prints it.
+	var one bytes.Buffer
+	_ = json.Compact(&one, set)
+	return oneLine(where, one.String())
 }
 
 // checkMoment checks the at and occurrence of a user message or an
@@ -526,7 +537,11 @@ func (s *Scenario) checkAt(at string, callTools map[string]string) string {
 	bad := fmt.Sprintf("%q is not the start of a trace line of %s, which reads %s", at, name, traceForms[name])
 	// call checks the word that names a call, and returns what is wrong.
 	call := func(id string) string {
-		if _, ok := callTools[id]; !ok {
+		_, ok := callTools[id]
+		switch {
+		case !ok && s.historyCall(id):
+			return fmt.Sprintf("%q: call %q is a call of the history, which never runs", at, id)
+		case !ok:
 			return fmt.Sprintf("%q: no reply makes a call with ID %q", at, id)
 		}
 		return ""

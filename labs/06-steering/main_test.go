@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -283,7 +284,8 @@ func TestEveryExampleScenarioEndsAsItsDocumentationSays(t *testing.T) {
 	require.NoError(t, err)
 	files, err := filepath.Glob(filepath.Join(root, "labs", "06-steering", "scenarios", "*.json"))
 	require.NoError(t, err)
-	require.Len(t, files, len(tests), "every example has a row here")
+	files = slices.DeleteFunc(files, func(f string) bool { return strings.HasPrefix(filepath.Base(f), "pi-") })
+	require.Len(t, files, len(tests), "every example but Pi's tests (pi_test.go) has a row here")
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
 			path := filepath.Join(root, "labs", "06-steering", "scenarios", tt.file+".json")

@@ -109,10 +109,12 @@ func (s Show) Play(ctx context.Context, n int, script Script, agent Agent, run R
 		})
 		cancel()
 		switch {
-		case err != nil && !started:
+		case err != nil && !started && !s.Trace:
 			// The agent refused the run, as Pi's refuses a Continue with
-			// nothing to continue from.
-			s.note("refused: " + err.Error())
+			// nothing to continue from. No event came, so a trace shows
+			// nothing of it.
+			s.Printer.Line("the agent refuses: " + err.Error())
+		case err != nil && !started:
 		case err != nil:
 			return err
 		}

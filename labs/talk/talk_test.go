@@ -3,6 +3,7 @@ package talk
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"strings"
 	"testing"
@@ -126,6 +127,51 @@ func TestALineTooLongIsRefused(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, "standard input: a line is longer than 64 KiB", err.Error())
 	assert.Equal(t, 2, cli.Run(ctx, func(context.Context, []string, io.Writer, io.Writer) error { return err }, nil, &out, &errw), "bad input")
+}
+
+// TestPlayGoesOnAfterARefusedRun: a run the agent refuses before any event,
+// such as a Continue with nothing to continue from, is said in the
+// narrative, and nowhere in a trace; the session goes on with its next run.
+// A run that fails after its first event ends the session with its error.
+func TestPlayGoesOnAfterARefusedRun(t *testing.T) {
+	refusing := func(ctx context.Context, prompt string, nar *narrative.Run, see func(string)) error {
+		if prompt == "" {
+			return errors.New("cannot continue")
+		}
+		see("agent_start")
+		see("agent_end messages=1")
+		return nil
+	}
+	script := Script{Title: "x", Prompts: []string{"", "hi"}}
+	var out, errw bytes.Buffer
+	require.NoError(t, Show{Printer: narrative.NewPrinter(&out), Errw: &errw}.Play(context.Background(), 0, script, &anAgent{}, refusing))
+	assert.Equal(t, `=== x ===
+--- Continue: the agent runs from the history it holds, with no new prompt ---
+the agent refuses: cannot continue
+the agent's history holds 0 messages; nothing is queued
+the agent's history holds 0 messages; nothing is queued
+`, out.String())
+	out.Reset()
+	require.NoError(t, Show{Printer: narrative.NewPrinter(&out), Errw: &errw, Trace: true}.Play(context.Background(), 0, script, &anAgent{}, refusing))
+	assert.Equal(t, "agent_start\nagent_end messages=1\n", out.String())
+	assert.Empty(t, errw.String())
+
+	failing := func(ctx context.Context, prompt string, nar *narrative.Run, see func(string)) error {
+		see("agent_start")
+		return errors.New("output lost")
+	}
+	assert.EqualError(t, Show{Printer: narrative.NewPrinter(&out), Trace: true}.Play(context.Background(), 0, script, &anAgent{}, failing), "output lost")
+}
+
+// TestPlayWithNoRun: a script with no prompt runs nothing: the user does
+// what it does before a run, and the agent's state is said.
+func TestPlayWithNoRun(t *testing.T) {
+	var out bytes.Buffer
+	agent := &anAgent{}
+	script := Script{Title: "x", Plan: []scenario.UserMessage{{Text: "queued"}}}
+	run := func(context.Context, string, *narrative.Run, func(string)) error { t.Error("nothing runs"); return nil }
+	require.NoError(t, Show{Printer: narrative.NewPrinter(&out)}.Play(context.Background(), 0, script, agent, run))
+	assert.Equal(t, "=== x ===\n(the user types a steering message: \"queued\")\nthe agent's history holds 0 messages; still queued: steering message \"queued\"\n", out.String())
 }
 
 // TestChatRefusesWhatAScenarioRefuses: a line typed at -chat is refused
