@@ -270,6 +270,7 @@ func TestEveryExampleScenarioEndsAsItsDocumentationSays(t *testing.T) {
 		ends     []string
 	}{
 		{"blocked-call", "2 turns", "completed", 5, nothing, []string{"d", "l"}},
+		{"ctrl-c", "2 turns", "aborted", 6, `still queued: follow-up "And tomorrow?"`, []string{"l", "o", "c"}},
 		{"cut-off-reply", "3 turns", "completed", 8, nothing, []string{"w1", "w2", "w3", "w4"}},
 		{"follow-up-chain", "5 turns", "completed", 10, nothing, []string{"s"}},
 		{"model-error", "2 turns", "error", 4, `still queued: follow-up "Are you still there?"`, []string{"r"}},
