@@ -18,7 +18,9 @@ import (
 // TestEveryScenarioTracesAsPiDoes runs every scenario file of scenarios/
 // and checks its trace against the one Pi 0.83.0's own Agent gives the same
 // file, which the maintainer's script .ci/pi-traces keeps in expected/pi:
-// the same events in the same order, line for line.
+// the same events in the same order, line for line. A file of Pi's tests
+// must have that trace; a file added without one, which .ci/pi-traces
+// writes only where node and npm are, is skipped, and says so.
 func TestEveryScenarioTracesAsPiDoes(t *testing.T) {
 	root, err := expected.Root()
 	require.NoError(t, err)
@@ -29,6 +31,9 @@ func TestEveryScenarioTracesAsPiDoes(t *testing.T) {
 		name := strings.TrimSuffix(filepath.Base(file), ".json")
 		t.Run(name, func(t *testing.T) {
 			pi, err := os.ReadFile(filepath.Join(root, "expected", "pi", name+".trace.txt"))
+			if os.IsNotExist(err) && !strings.HasPrefix(name, "pi-") {
+				t.Skipf("no trace of Pi's for %s: .ci/pi-traces writes it, with node and npm", name)
+			}
 			require.NoError(t, err, "Pi's trace of %s: run .ci/pi-traces", name)
 			synctest.Test(t, func(t *testing.T) {
 				var stdout, stderr bytes.Buffer
