@@ -11,9 +11,11 @@
 //
 // A parsed Scenario also plays its part of the fake world: Model is the
 // model that plays its replies, FakeTools say what each call of each tool
-// does (Action.Do), waiting on the demo clock, and User is the simulated
-// user. Lab 06 binds them to its Agent. A Recorder goes the other way: it
-// writes a session of lab 06's -chat down as a scenario, which replays it.
+// does (Action.Do), waiting on the demo clock, User is the simulated user,
+// Prompts and Messages are its runs and the history it starts from, and
+// Hooks are the hooks it gives as data. Lab 06 binds them to its Agent. A
+// Recorder goes the other way: it writes a session of lab 06's -chat down
+// as a scenario, which replays it.
 package scenario
 
 import (

@@ -1,10 +1,12 @@
 package scenario
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // queues is an Agent that keeps what it is sent.
@@ -58,4 +60,29 @@ func TestAnUnsentCtrlCIsReported(t *testing.T) {
 	u := NewUser([]UserMessage{{At: "turn_end", Interrupt: true}}, &queues{})
 	u.See("agent_end messages=1")
 	assert.Equal(t, []string{`never sent: Ctrl-C, because no event matched "turn_end"`}, u.Unsent())
+}
+
+// TestAtOneEventTheUserTypesThenTriesThenPressesCtrlC: things that wait for
+// the same event are done in the order of the plan, whose order is steer,
+// followUp, whileRunning, interrupts; a run tried while one goes on gets
+// the agent's refusal.
+func TestAtOneEventTheUserTypesThenTriesThenPressesCtrlC(t *testing.T) {
+	s, err := Parse("x.json", []byte(`{"prompt": "hi",
+		"interrupts": [{"at": "turn_end"}],
+		"whileRunning": [{"prompt": "again", "at": "turn_end"}, {"continue": true, "at": "turn_end"}],
+		"followUp": [{"text": "later", "at": "turn_end"}],
+		"steer": [{"text": "now", "at": "turn_end"}]}`))
+	require.NoError(t, err)
+	var got []string
+	u := NewUser(s.UserMessages(), &queues{})
+	u.Say = func(text string) { got = append(got, text) }
+	u.Try = func(prompt string) error { return errors.New("busy") }
+	u.See("turn_end results=0")
+	assert.Equal(t, []string{
+		`(the user types a steering message: "now")`,
+		`(the user queues a follow-up: "later")`,
+		`(the user sends the prompt "again" while the agent works; the agent refuses: busy)`,
+		"(the user asks the agent to continue while it works; the agent refuses: busy)",
+		"(the user presses Ctrl-C)",
+	}, got)
 }
