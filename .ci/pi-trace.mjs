@@ -3,12 +3,18 @@
 // line per event. It needs @earendil-works/pi-agent-core@0.83.0 and
 // @earendil-works/pi-ai@0.83.0 installed beside it (npm install).
 //
-//   node pi-trace.mjs FILE.json > FILE.pi.trace.txt
+//   node pi-trace.mjs FILE.json > NAME.trace.txt
 //
-// The scenario's fake world is played as lab 06 plays it: the replies one
-// per request, streamed in fakemodel.Chunks' pieces (one message_update
-// each) unless "stream" is false; the tools' durations, updates and
-// results on timers; the simulated user at the events its plan names.
+// .ci/pi-traces runs it on every scenario file of lab 06. The scenario's
+// fake world is played as lab 06 plays it: the replies one per request,
+// streamed in fakemodel.Chunks' pieces (one message_update each) unless
+// "stream" is false, and checked for a cancel after the last one, as
+// pi-ai's providers do; the tools' durations, updates and results on
+// timers, a cancelled call failing with "context canceled"; the hooks
+// given as data; the simulated user at the events its plan names. Two
+// things it leaves to Pi: a call whose arguments fail their check gets
+// Pi's message, and a call prepared before a cancel runs, with the aborted
+// signal, where labs 05 and 06 follow Pi 0.85.0. No example has either.
 import { Agent } from "@earendil-works/pi-agent-core";
 import { createAssistantMessageEventStream, Type } from "@earendil-works/pi-ai";
 import { readFileSync } from "node:fs";
