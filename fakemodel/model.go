@@ -76,6 +76,13 @@ func (m fake) Reply(ctx context.Context, req Request) (AssistantMessage, error) 
 			req.OnText(chunk)
 		}
 	}
+	// A cancel while the last chunk was handled, or after it, still
+	// cancels the reply, as pi-ai's providers check the signal once the
+	// stream has ended and end the message aborted: a cancel never comes
+	// too late to stop a reply that has not been returned.
+	if err := ctx.Err(); err != nil {
+		return AssistantMessage{}, fmt.Errorf("%s model: %w", m.name, err)
+	}
 	return reply, nil
 }
 

@@ -94,6 +94,39 @@ func TestReplyStopsStreamingWhenCancelled(t *testing.T) {
 	assert.Equal(t, []string{"one "}, chunks, "no chunk may arrive after the cancellation")
 }
 
+// TestACancelAtAnyChunkCancelsTheReply: Reply keeps its contract at every
+// moment of the stream. A cancel while any chunk is handled, the last one
+// included, makes Reply fail with the cancellation: the reply is never
+// returned whole once its context is cancelled. So are the tool calls it
+// asks for: a caller gets none of them.
+func TestACancelAtAnyChunkCancelsTheReply(t *testing.T) {
+	reply := AssistantMessage{Text: "I will look that up.", ToolCalls: []ToolCall{{ID: "a", Name: "search", Arguments: []byte(`{}`)}}}
+	n := len(Chunks(reply.Text))
+	require.Equal(t, 5, n)
+	for at := range n {
+		t.Run(fmt.Sprintf("at chunk %d of %d", at+1, n), func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			got := 0
+			msg, err := Scripted(reply).Reply(ctx, Request{OnText: func(string) {
+				if got == at {
+					cancel()
+				}
+				got++
+			}})
+			require.ErrorIs(t, err, context.Canceled)
+			assert.Equal(t, at+1, got, "no chunk after the cancel")
+			assert.Empty(t, msg.ToolCalls)
+		})
+	}
+	t.Run("without a stream", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		_, err := Scripted(reply).Reply(ctx, Request{})
+		require.ErrorIs(t, err, context.Canceled)
+	})
+}
+
 func TestChunksJoinBackToTheText(t *testing.T) {
 	joined := func(text string) bool { return strings.Join(Chunks(text), "") == text }
 	require.NoError(t, quick.Check(joined, nil))

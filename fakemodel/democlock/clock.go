@@ -12,9 +12,16 @@
 //
 // The clock must know which calls are under way, and it cannot read a lab's
 // events: each lab tells it, in its event handler, that a call started
-// (Start, at tool_execution_start) and that it ended (End, at
-// tool_execution_end, after the handler has shown the event). The loop
-// itself knows nothing of the clock.
+// (Start, at tool_execution_start), that the handler has shown a call's
+// progress report (Reported, at tool_execution_update), and that a call
+// ended (End, at tool_execution_end), each after the handler has shown the
+// event. The loop itself knows nothing of the clock.
+//
+// A cancelled run ends its calls in the order they started. Its calls see
+// the cancellation at once, but each waits for its turn to end, one at a
+// time, as every call on the clock does: the machine would end them in the
+// order its scheduler picks, and Ctrl-C would print its "done" lines in a
+// different order from run to run.
 package democlock
 
 import (
@@ -29,7 +36,9 @@ import (
 // it go on only when no other call is running: every call that has started
 // waits on the clock, or has ended. So calls wake in the order of their
 // deadlines, and calls with the same deadline in the order they started, on
-// every run, however busy the machine.
+// every run, however busy the machine. A call whose context is cancelled
+// goes before any other, and cancelled calls go in the order they started:
+// Sleep then returns the context's error.
 //
 // The clock's time moves only from deadline to deadline, but a call it wakes
 // still waits for real, until its deadline on the machine's clock, so a
@@ -56,6 +65,10 @@ type Clock struct {
 	// running counts the calls that have started and neither wait nor
 	// have ended.
 	running int
+	// reporting are the calls whose progress report the lab's event
+	// handler has not shown yet (Report, Reported), each with its
+	// context.
+	reporting map[string]context.Context
 	// waiting are the calls that wait, the next to wake first.
 	waiting []*alarm
 }
@@ -72,14 +85,16 @@ type alarm struct {
 	id    string
 	at    time.Duration
 	order int
+	// ctx is the call's context.
+	ctx context.Context
 	// wake receives the machine's time until which to wait before going
-	// on.
+	// on, or the zero time if the call's context is cancelled.
 	wake chan time.Time
 }
 
 // New returns a clock whose time is zero.
 func New() *Clock {
-	return &Clock{started: map[string]int{}, spans: map[string]span{}}
+	return &Clock{started: map[string]int{}, spans: map[string]span{}, reporting: map[string]context.Context{}}
 }
 
 // Start tells the clock that the call callID has started: from now on the
@@ -109,38 +124,83 @@ func (c *Clock) End(callID string) {
 	s := c.spans[callID]
 	s.end = c.now
 	c.spans[callID] = s
+	delete(c.reporting, callID)
 	c.running--
 	c.next()
 }
 
+// Report tells the clock that the call callID, which runs, is about to
+// report its progress: no other call wakes until the lab's event handler
+// has shown the report (Reported), unless ctx, the call's context, is
+// cancelled. So what the handler does about the report, a simulated user's
+// Ctrl-C for instance, comes before any other call goes on.
+func (c *Clock) Report(ctx context.Context, callID string) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.reporting[callID] = ctx
+}
+
+// Reported tells the clock that the lab's event handler has shown the
+// progress report of the call callID, which may let it wake the next call.
+func (c *Clock) Reported(callID string) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.reporting, callID)
+	c.next()
+}
+
 // Sleep waits for d on behalf of the call callID, which has started, or
-// until ctx is cancelled.
+// until ctx is cancelled; then it returns ctx's error, in the call's turn
+// among the cancelled calls: see Clock.
 func (c *Clock) Sleep(ctx context.Context, callID string, d time.Duration) error {
 	if c == nil {
 		return pause(ctx, time.Now().Add(d))
 	}
 	c.mu.Lock()
-	a := &alarm{id: callID, at: c.now + max(d, 0), order: c.started[callID], wake: make(chan time.Time, 1)}
+	a := &alarm{id: callID, at: c.now + max(d, 0), order: c.started[callID], ctx: ctx, wake: make(chan time.Time, 1)}
+	c.wait(a)
+	c.mu.Unlock()
+	for {
+		var deadline time.Time
+		select {
+		case deadline = <-a.wake:
+		case <-ctx.Done():
+			// The next call to wake may now be this one, or another
+			// cancelled one that started before it.
+			c.mu.Lock()
+			c.next()
+			c.mu.Unlock()
+			deadline = <-a.wake
+		}
+		if deadline.IsZero() {
+			return ctx.Err()
+		}
+		if pause(ctx, deadline) == nil {
+			return nil
+		}
+		// Cancelled while it waited for its deadline on the machine's
+		// clock: it waits for its turn among the cancelled calls.
+		c.mu.Lock()
+		c.wait(a)
+		c.mu.Unlock()
+	}
+}
+
+// wait puts the call of a among the waiting calls, in the order they wake
+// unless cancelled. The caller holds c.mu.
+func (c *Clock) wait(a *alarm) {
 	i, _ := slices.BinarySearchFunc(c.waiting, a, func(x, y *alarm) int {
 		return cmp.Or(cmp.Compare(x.at, y.at), cmp.Compare(x.order, y.order))
 	})
 	c.waiting = slices.Insert(c.waiting, i, a)
 	c.running--
 	c.next()
-	c.mu.Unlock()
-
-	select {
-	case deadline := <-a.wake:
-		return pause(ctx, deadline)
-	case <-ctx.Done():
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		if i := slices.Index(c.waiting, a); i >= 0 {
-			c.waiting = slices.Delete(c.waiting, i, i+1)
-			c.running++
-		}
-		return ctx.Err()
-	}
 }
 
 // Elapsed is the clock's time since it was made.
@@ -181,10 +241,29 @@ func (c *Clock) Woke(callID string) []time.Duration {
 	return slices.Clone(c.spans[callID].woke)
 }
 
-// next wakes the earliest waiting call if no call is running. The caller
-// holds c.mu.
+// next wakes one waiting call if no call is running and no progress report
+// waits to be shown: the earliest started of the cancelled calls, if any,
+// else the earliest due. The caller holds c.mu.
 func (c *Clock) next() {
 	if c.running > 0 || len(c.waiting) == 0 {
+		return
+	}
+	for _, ctx := range c.reporting {
+		if ctx.Err() == nil {
+			return
+		}
+	}
+	i := slices.IndexFunc(c.waiting, func(a *alarm) bool { return a.ctx.Err() != nil })
+	if i >= 0 {
+		for j, a := range c.waiting {
+			if a.ctx.Err() != nil && a.order < c.waiting[i].order {
+				i = j
+			}
+		}
+		a := c.waiting[i]
+		c.waiting = slices.Delete(c.waiting, i, i+1)
+		c.running++
+		a.wake <- time.Time{}
 		return
 	}
 	a := c.waiting[0]

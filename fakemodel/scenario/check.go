@@ -66,48 +66,59 @@ const (
 )
 
 // oneLine rejects a text that the narrative cannot print on one line as it
-// is: one with a line break or another control character, such as a tab or
-// the escape that starts a terminal's colour codes, or with a bidirectional
-// override or isolate, which makes a line read differently from what it
-// holds.
+// is: one with a line break, or with any other character that does not
+// print as itself (Unprintable), such as a tab, the escape that starts a
+// terminal's colour codes, a bidirectional control, which makes a line read
+// differently from what it holds, or a zero-width space, which no reader
+// sees.
 func oneLine(path jsonPath, text string) error {
 	// U+2028 and U+2029 are Unicode's line and paragraph separators.
 	if strings.ContainsAny(text, "\n\r\u2028\u2029") {
 		return failAt(path, "must be one line: the narrative prints it on one")
 	}
-	if i := strings.IndexFunc(text, unicode.IsControl); i >= 0 {
-		r, _ := utf8.DecodeRuneInString(text[i:])
+	r, found := Unprintable(text)
+	switch {
+	case !found:
+		return nil
+	case unicode.IsControl(r):
 		return failAt(path, "must not hold the control character %U: the narrative prints text as it is", r)
-	}
-	if i := strings.IndexFunc(text, bidiControl); i >= 0 {
-		r, _ := utf8.DecodeRuneInString(text[i:])
+	case bidiControl(r):
 		return failAt(path, "must not hold the bidirectional control character %U: it would make the line read differently from what it holds", r)
 	}
-	return nil
+	return failAt(path, "must not hold %U, a character that does not print as itself "+
+		"(an invisible or format character, or a space other than U+0020): the narrative prints text as it is", r)
 }
 
-// bidiControl reports whether r is a bidirectional embedding, override or
-// isolate (U+202A to U+202E, U+2066 to U+2069): a character that reorders
-// the text around it when a terminal shows it.
+// Unprintable returns the first character of text that does not print as
+// itself on a terminal, and true; or false if every character does. Such a
+// character is any but the space that unicode.IsPrint refuses: a control
+// character, a line or paragraph separator, a bidirectional control, a
+// format character such as a zero-width space or a tag character, a space
+// other than U+0020, an unassigned or private character. Scenario texts and
+// the lines a person types at -chat are held to this one rule, so that a
+// recording of -chat always replays. The text must be valid UTF-8.
+func Unprintable(text string) (rune, bool) {
+	i := strings.IndexFunc(text, func(r rune) bool { return r != ' ' && !unicode.IsPrint(r) })
+	if i < 0 {
+		return 0, false
+	}
+	r, _ := utf8.DecodeRuneInString(text[i:])
+	return r, true
+}
+
+// bidiControl reports whether r is one of Unicode's bidirectional controls
+// (Bidi_Control): the Arabic letter mark U+061C, the marks U+200E and
+// U+200F, and the embeddings, overrides and isolates U+202A to U+202E and
+// U+2066 to U+2069, which reorder the text around them when a terminal
+// shows it.
 func bidiControl(r rune) bool {
-	return r >= '\u202A' && r <= '\u202E' || r >= '\u2066' && r <= '\u2069'
+	return r == '\u061C' || r == '\u200E' || r == '\u200F' || r >= '\u202A' && r <= '\u202E' || r >= '\u2066' && r <= '\u2069'
 }
 
 // check rejects values that are well typed but make no sense.
 func (s *Scenario) check() error {
-	if strings.TrimSpace(s.Prompt) == "" {
-		return failAt(jsonPath{"prompt"}, "missing: a scenario starts with the user's first message")
-	}
-	if err := oneLine(jsonPath{"prompt"}, s.Prompt); err != nil {
+	if err := s.checkRuns(); err != nil {
 		return err
-	}
-	for i, p := range s.NextPrompts {
-		if strings.TrimSpace(p) == "" {
-			return failAt(jsonPath{"nextPrompts", i}, "missing: each prompt starts a run")
-		}
-		if err := oneLine(jsonPath{"nextPrompts", i}, p); err != nil {
-			return err
-		}
 	}
 	// A choice may be left out, which means its default, but a choice
 	// that is there must be one of its words: "" is a mistake.
@@ -117,60 +128,20 @@ func (s *Scenario) check() error {
 	if s.QueueMode != nil && !slices.Contains([]string{"one-at-a-time", "all"}, *s.QueueMode) {
 		return failAt(jsonPath{"queueMode"}, "must be one-at-a-time or all, not %q", *s.QueueMode)
 	}
-	seen := map[string]bool{} // call IDs
-	for i := range s.Replies {
-		r := &s.Replies[i]
-		where := jsonPath{"replies", i}
-		if r.StopReason != nil && !slices.Contains([]string{"stop", "toolUse", "length", "error"}, *r.StopReason) {
-			return failAt(append(where, "stopReason"), "must be stop, toolUse, length or error, not %q", *r.StopReason)
+	seen := map[string]bool{} // call IDs, in the whole file
+	if err := s.checkHistory(seen); err != nil {
+		return err
+	}
+	if err := checkReplies(jsonPath{"replies"}, s.Replies, seen); err != nil {
+		return err
+	}
+	for i, swap := range s.PrepareNextTurn {
+		where := jsonPath{"prepareNextTurn", i}
+		if swap.AfterTurn < 1 || i > 0 && swap.AfterTurn <= s.PrepareNextTurn[i-1].AfterTurn {
+			return failAt(append(where, "afterTurn"), "must be 1 or more, and more than the afterTurn before it, not %d", swap.AfterTurn)
 		}
-		if value(r.StopReason) == "error" && len(r.ToolCalls) > 0 {
-			return failAt(append(where, "toolCalls"), "a failed request has no tool calls")
-		}
-		if value(r.StopReason) == "error" && strings.TrimSpace(r.Text) == "" {
-			return failAt(append(where, "text"), "missing: a failed request's text is its error message")
-		}
-		if err := oneLine(append(where, "text"), r.Text); err != nil {
+		if err := checkReplies(append(where, "replies"), swap.Replies, seen); err != nil {
 			return err
-		}
-		if r.Partial != "" && value(r.StopReason) != "error" {
-			return failAt(append(where, "partial"), "only a failed request (stopReason error) has a partial text")
-		}
-		if err := oneLine(append(where, "partial"), r.Partial); err != nil {
-			return err
-		}
-		if err := oneLine(append(where, "thinking"), r.Thinking); err != nil {
-			return err
-		}
-		for j := range r.ToolCalls {
-			c := &r.ToolCalls[j]
-			where := jsonPath{"replies", i, "toolCalls", j}
-			switch {
-			case c.ID == "":
-				return failAt(append(where, "id"), "missing")
-			case !IsCallID(c.ID):
-				return failAt(append(where, "id"), "%q is not a call ID: %s", c.ID, callIDRule)
-			case seen[c.ID]:
-				return failAt(append(where, "id"), "%q is already the ID of another call", c.ID)
-			case c.Name == "":
-				return failAt(append(where, "name"), "missing")
-			case !IsToolName(c.Name):
-				return failAt(append(where, "name"), "%q is not a tool name: %s", c.Name, toolNameRule)
-			}
-			seen[c.ID] = true
-			if len(c.Args) == 0 {
-				c.Args = json.RawMessage(`{}`)
-			}
-			var compact bytes.Buffer
-			if err := json.Compact(&compact, c.Args); err == nil {
-				c.Args = compact.Bytes()
-			}
-			// The narrative prints the args as they are: a string in them
-			// may hold a character JSON lets through unescaped, such as a
-			// bidirectional override; written \u202e, it prints as text.
-			if err := oneLine(append(where, "args"), string(c.Args)); err != nil {
-				return err
-			}
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(s.Tools)) {
@@ -179,6 +150,9 @@ func (s *Scenario) check() error {
 		}
 		if s.Tools[name].Block != nil {
 			return failAt(jsonPath{"tools", name, "block"}, "only an entry of calls may hold block; to block every call of a tool, name it in the top-level block")
+		}
+		if s.Tools[name].SetArgs != nil {
+			return failAt(jsonPath{"tools", name, "setArgs"}, "only an entry of calls may hold setArgs: it changes the arguments of one call")
 		}
 		if err := s.Tools[name].check(jsonPath{"tools", name}, s.Tools[name]); err != nil {
 			return err
@@ -189,6 +163,8 @@ func (s *Scenario) check() error {
 		where := jsonPath{"calls", id}
 		tool, ok := callTools[id]
 		switch {
+		case !ok && s.historyCall(id):
+			return failKey(where, "%q is a call of the history, which never runs", id)
 		case !ok:
 			return failKey(where, "no reply makes a call with ID %q", id)
 		case !hasKey(s.Tools, tool):
@@ -201,6 +177,9 @@ func (s *Scenario) check() error {
 		// Its update moments are checked against the duration it ends
 		// up with.
 		if err := s.Calls[id].check(where, s.Calls[id].merged(s.Tools[tool])); err != nil {
+			return err
+		}
+		if err := s.checkSetArgs(where, id); err != nil {
 			return err
 		}
 	}
@@ -231,6 +210,18 @@ func (s *Scenario) check() error {
 			}
 		}
 	}
+	for i, a := range s.WhileRunning {
+		where := jsonPath{"whileRunning", i}
+		if err := checkRun(where, a.Prompt, a.Continue); err != nil {
+			return err
+		}
+		if a.At == "" {
+			return failAt(append(where, "at"), "missing: a run is going only while its events come, so the user tries at an event")
+		}
+		if err := s.checkMoment(where, a.At, a.Occurrence, callTools); err != nil {
+			return err
+		}
+	}
 	for i, in := range s.Interrupts {
 		where := jsonPath{"interrupts", i}
 		if in.At == "" {
@@ -243,7 +234,233 @@ func (s *Scenario) check() error {
 	if s.StopAfterTurn < 0 {
 		return failAt(jsonPath{"stopAfterTurn"}, "must be 0 (never) or more, not %d", s.StopAfterTurn)
 	}
+	if s.TransformContext != nil && s.TransformContext.KeepLast < 1 {
+		return failAt(jsonPath{"transformContext", "keepLast"}, "must be 1 or more: the model is shown at least the last message, not %d", s.TransformContext.KeepLast)
+	}
+	for _, name := range slices.Sorted(maps.Keys(s.AfterToolCall)) {
+		where, o := jsonPath{"afterToolCall", name}, s.AfterToolCall[name]
+		switch {
+		case !hasKey(s.Tools, name):
+			return failKey(where, "tools has no tool %q: a call to it fails before it runs, and AfterToolCall sees only calls that ran", name)
+		case o.Content == nil && o.IsError == nil && o.Terminate == nil:
+			return failAt(where, "overrides nothing: give content, isError or terminate")
+		case o.Content != nil:
+			if err := oneLine(append(where, "content"), *o.Content); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
+}
+
+// checkRuns checks the runs of a session: prompt and nextPrompts, or runs.
+func (s *Scenario) checkRuns() error {
+	switch {
+	case s.Runs != nil && (s.Prompt != nil || s.NextPrompts != nil):
+		return failKey(jsonPath{"runs"}, "runs replace prompt and nextPrompts: give the runs either way, not both")
+	case s.Runs == nil && s.Prompt == nil:
+		return failAt(jsonPath{"prompt"}, "missing: a scenario starts with the user's first message (prompt), or lists its runs (runs)")
+	case s.Prompt != nil && strings.TrimSpace(*s.Prompt) == "":
+		return failAt(jsonPath{"prompt"}, "missing: a scenario starts with the user's first message")
+	case s.Prompt != nil:
+		if err := oneLine(jsonPath{"prompt"}, *s.Prompt); err != nil {
+			return err
+		}
+	}
+	for i, p := range s.NextPrompts {
+		if strings.TrimSpace(p) == "" {
+			return failAt(jsonPath{"nextPrompts", i}, "missing: each prompt starts a run")
+		}
+		if err := oneLine(jsonPath{"nextPrompts", i}, p); err != nil {
+			return err
+		}
+	}
+	for i, r := range value(s.Runs) {
+		if err := checkRun(jsonPath{"runs", i}, r.Prompt, r.Continue); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkRun checks a run, or an attempt at one, at where: a prompt, or a
+// Continue.
+func checkRun(where jsonPath, prompt string, cont bool) error {
+	switch {
+	case prompt != "" && cont:
+		return failAt(where, "a run starts with a prompt or continues, not both")
+	case cont:
+		return nil
+	case strings.TrimSpace(prompt) == "":
+		return failAt(where, `missing: a run starts with a prompt, or is "continue": true`)
+	}
+	return oneLine(append(where, "prompt"), prompt)
+}
+
+// checkReplies checks the replies at where, and adds the IDs of their calls
+// to seen, the IDs of the whole file.
+func checkReplies(where jsonPath, replies []Reply, seen map[string]bool) error {
+	for i := range replies {
+		r := &replies[i]
+		where := append(slices.Clip(where), i)
+		if r.StopReason != nil && !slices.Contains([]string{"stop", "toolUse", "length", "error"}, *r.StopReason) {
+			return failAt(append(where, "stopReason"), "must be stop, toolUse, length or error, not %q", *r.StopReason)
+		}
+		if value(r.StopReason) == "error" && len(r.ToolCalls) > 0 {
+			return failAt(append(where, "toolCalls"), "a failed request has no tool calls")
+		}
+		if value(r.StopReason) == "error" && strings.TrimSpace(r.Text) == "" {
+			return failAt(append(where, "text"), "missing: a failed request's text is its error message")
+		}
+		if err := oneLine(append(where, "text"), r.Text); err != nil {
+			return err
+		}
+		if r.Partial != "" && value(r.StopReason) != "error" {
+			return failAt(append(where, "partial"), "only a failed request (stopReason error) has a partial text")
+		}
+		if r.Partial != "" && r.Stream != nil && !*r.Stream {
+			return failAt(append(where, "partial"), "a reply that does not stream (stream false) has no partial text that streamed")
+		}
+		if err := oneLine(append(where, "partial"), r.Partial); err != nil {
+			return err
+		}
+		if err := oneLine(append(where, "thinking"), r.Thinking); err != nil {
+			return err
+		}
+		if err := checkCalls(append(where, "toolCalls"), r.ToolCalls, seen); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkCalls checks the tool calls at where, and adds their IDs to seen.
+func checkCalls(where jsonPath, calls []ToolCall, seen map[string]bool) error {
+	for j := range calls {
+		c := &calls[j]
+		where := append(slices.Clip(where), j)
+		switch {
+		case c.ID == "":
+			return failAt(append(where, "id"), "missing")
+		case !IsCallID(c.ID):
+			return failAt(append(where, "id"), "%q is not a call ID: %s", c.ID, callIDRule)
+		case seen[c.ID]:
+			return failAt(append(where, "id"), "%q is already the ID of another call", c.ID)
+		case c.Name == "":
+			return failAt(append(where, "name"), "missing")
+		case !IsToolName(c.Name):
+			return failAt(append(where, "name"), "%q is not a tool name: %s", c.Name, toolNameRule)
+		}
+		seen[c.ID] = true
+		if len(c.Args) == 0 {
+			c.Args = json.RawMessage(`{}`)
+		}
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, c.Args); err == nil {
+			c.Args = compact.Bytes()
+		}
+		// The narrative prints the args as they are: a string in them
+		// may hold a character JSON lets through unescaped, such as a
+		// bidirectional override; written \u202e, it prints as text.
+		if err := oneLine(append(where, "args"), string(c.Args)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkHistory checks the history a scenario starts with, and adds the IDs
+// of its calls to seen. Each message has the fields of its role only; a
+// tool result answers a call of an earlier assistant message, once.
+func (s *Scenario) checkHistory(seen map[string]bool) error {
+	calls := map[string]bool{} // the history's calls: answered or not
+	for i := range s.History {
+		m := &s.History[i]
+		where := jsonPath{"history", i}
+		fields := map[string]bool{
+			"toolCalls": m.ToolCalls != nil, "stopReason": m.StopReason != nil,
+			"toolCallId": m.ToolCallID != "", "isError": m.IsError != nil,
+		}
+		own := map[string][]string{"user": nil, "assistant": {"toolCalls", "stopReason"}, "toolResult": {"toolCallId", "isError"}}
+		allowed, ok := own[m.Role]
+		if !ok {
+			return failAt(append(where, "role"), "must be user, assistant or toolResult, not %q", m.Role)
+		}
+		for _, field := range []string{"toolCalls", "stopReason", "toolCallId", "isError"} {
+			if fields[field] && !slices.Contains(allowed, field) {
+				return failKey(append(where, field), "a %s message has no %s", m.Role, field)
+			}
+		}
+		if m.Role == "user" && strings.TrimSpace(m.Text) == "" {
+			return failAt(append(where, "text"), "missing: a user message has a text")
+		}
+		if err := oneLine(append(where, "text"), m.Text); err != nil {
+			return err
+		}
+		switch m.Role {
+		case "assistant":
+			if m.StopReason != nil && !slices.Contains([]string{"stop", "toolUse", "length"}, *m.StopReason) {
+				return failAt(append(where, "stopReason"), "must be stop, toolUse or length, not %q", *m.StopReason)
+			}
+			if err := checkCalls(append(where, "toolCalls"), m.ToolCalls, seen); err != nil {
+				return err
+			}
+			for _, c := range m.ToolCalls {
+				calls[c.ID] = false
+			}
+		case "toolResult":
+			answered, ok := calls[m.ToolCallID]
+			switch {
+			case m.ToolCallID == "":
+				return failAt(append(where, "toolCallId"), "missing: a tool result answers a call")
+			case !ok:
+				return failAt(append(where, "toolCallId"), "no assistant message before it in the history makes a call with ID %q", m.ToolCallID)
+			case answered:
+				return failAt(append(where, "toolCallId"), "call %q has a result already", m.ToolCallID)
+			}
+			calls[m.ToolCallID] = true
+		}
+	}
+	return nil
+}
+
+// historyCall reports whether id is the ID of a call of the history.
+func (s *Scenario) historyCall(id string) bool {
+	return slices.ContainsFunc(s.History, func(m HistoryMessage) bool {
+		return slices.ContainsFunc(m.ToolCalls, func(c ToolCall) bool { return c.ID == id })
+	})
+}
+
+// checkSetArgs checks the setArgs of the call id, at where: an object, for
+// a call whose arguments are one, and that is not blocked.
+func (s *Scenario) checkSetArgs(where jsonPath, id string) error {
+	set := s.Calls[id].SetArgs
+	if set == nil {
+		return nil
+	}
+	where = append(where, "setArgs")
+	if _, err := Args(set); err != nil {
+		return failAt(where, "must be a JSON object: the keys it sets in the call's arguments, and their values")
+	}
+	if s.Calls[id].Block != nil {
+		return failAt(where, "a blocked call never runs, so no arguments of it are changed")
+	}
+	args := json.RawMessage(`{}`)
+	for _, r := range s.allReplies() {
+		for _, c := range r.ToolCalls {
+			if c.ID == id {
+				args = c.Args
+			}
+		}
+	}
+	if _, err := Args(args); err != nil {
+		return failAt(where, "call %q fails its check before BeforeToolCall is asked: its args are not a JSON object", id)
+	}
+	// JSON lets a string of it hold a character that does not print as
+	// itself, and the narrative prints it.
+	var one bytes.Buffer
+	_ = json.Compact(&one, set)
+	return oneLine(where, one.String())
 }
 
 // checkMoment checks the at and occurrence of a user message or an
@@ -323,7 +540,11 @@ func (s *Scenario) checkAt(at string, callTools map[string]string) string {
 	bad := fmt.Sprintf("%q is not the start of a trace line of %s, which reads %s", at, name, traceForms[name])
 	// call checks the word that names a call, and returns what is wrong.
 	call := func(id string) string {
-		if _, ok := callTools[id]; !ok {
+		_, ok := callTools[id]
+		switch {
+		case !ok && s.historyCall(id):
+			return fmt.Sprintf("%q: call %q is a call of the history, which never runs", at, id)
+		case !ok:
 			return fmt.Sprintf("%q: no reply makes a call with ID %q", at, id)
 		}
 		return ""
@@ -435,8 +656,8 @@ func (b Behaviour) check(where jsonPath, merged Behaviour) error {
 		}
 	}
 	if b.Block != nil {
-		if b.Result != nil || b.DurationMs != nil || b.Error != nil || b.Panic != nil || b.Terminate != nil || b.Updates != nil || b.UpdatesAtMs != nil {
-			return fail("", "a blocked call (block) does not run: it has no result, durationMs, error, panic, terminate, updates or updatesAtMs")
+		if b.Result != nil || b.DurationMs != nil || b.Error != nil || b.Panic != nil || b.Terminate != nil || b.Updates != nil || b.UpdatesAtMs != nil || b.EchoArgs != nil {
+			return fail("", "a blocked call (block) does not run: it has no result, echoArgs, durationMs, error, panic, terminate, updates or updatesAtMs")
 		}
 		return oneLine(append(slices.Clip(where), "block"), *b.Block)
 	}
@@ -461,8 +682,10 @@ func (b Behaviour) check(where jsonPath, merged Behaviour) error {
 	switch {
 	case fails && panics:
 		return fail("", "a call either fails (error) or panics (panic), not both")
-	case (fails || panics) && (value(b.Result) != "" || value(b.Terminate)):
+	case (fails || panics) && (value(b.Result) != "" || value(b.Terminate) || value(b.EchoArgs)):
 		return fail("", "a call that fails (error) or panics (panic) returns no result and cannot terminate")
+	case value(b.EchoArgs) && value(b.Result) != "":
+		return fail("", "a call's result is its arguments (echoArgs) or its result, not both")
 	}
 	return nil
 }

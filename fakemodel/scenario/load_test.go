@@ -24,7 +24,7 @@ func TestScenarioFileErrors(t *testing.T) {
 	empty := filepath.Join(dir, "empty.json")
 	require.NoError(t, os.WriteFile(empty, nil, 0o644))
 	_, err := Load(context.Background(), empty)
-	assert.EqualError(t, err, "scenario "+empty+`: file: empty: a scenario is a JSON object with at least "prompt"`)
+	assert.EqualError(t, err, "scenario "+empty+`: file: empty: a scenario is a JSON object with at least "prompt" or "runs"`)
 
 	// Spaces after the object make it one byte too large.
 	large := filepath.Join(dir, "large.json")

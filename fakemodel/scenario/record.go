@@ -121,8 +121,8 @@ func (r *Recorder) Prompt(text string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	text = userText(text)
-	if r.s.Prompt == "" {
-		r.s.Prompt = text
+	if r.s.Prompt == nil {
+		r.s.Prompt = &text
 	} else {
 		r.s.NextPrompts = append(r.s.NextPrompts, text)
 	}
@@ -343,7 +343,7 @@ var ErrTooLarge = errors.New("more than the bytes a scenario file may hold")
 func (r *Recorder) Encode(history []fakemodel.Message) ([]byte, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.s.Prompt == "" {
+	if r.s.Prompt == nil {
 		return nil, ErrNoPrompt
 	}
 	s := r.s

@@ -70,7 +70,7 @@ func TestARecordedMessageIsAnchoredWhereItEntered(t *testing.T) {
 	r.Reply(fakemodel.AssistantMessage{Text: "three", StopReason: fakemodel.StopReasonStop})
 
 	s := encoded(t, r)
-	assert.Equal(t, "first", s.Prompt)
+	assert.Equal(t, "first", value(s.Prompt))
 	assert.Equal(t, []string{"second"}, s.NextPrompts)
 	require.Len(t, s.Steer, 1)
 	assert.Equal(t, "message_end user", s.Steer[0].At)

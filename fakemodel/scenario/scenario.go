@@ -11,9 +11,11 @@
 //
 // A parsed Scenario also plays its part of the fake world: Model is the
 // model that plays its replies, FakeTools say what each call of each tool
-// does (Action.Do), waiting on the demo clock, and User is the simulated
-// user. Lab 06 binds them to its Agent. A Recorder goes the other way: it
-// writes a session of lab 06's -chat down as a scenario, which replays it.
+// does (Action.Do), waiting on the demo clock, User is the simulated user,
+// Prompts and Messages are its runs and the history it starts from, and
+// Hooks are the hooks it gives as data. Lab 06 binds them to its Agent. A
+// Recorder goes the other way: it writes a session of lab 06's -chat down
+// as a scenario, which replays it.
 package scenario
 
 import (
@@ -34,21 +36,28 @@ import (
 	"github.com/agent-loop-lab/agent-loop-lab/labs/toolargs"
 )
 
-// A Scenario is a scenario file. Every field but Prompt may be left out;
-// a pointer left nil, or a field left zero, means the default that
-// README.md gives. The tags' omitempty leaves such a field out when a
-// recording is written (Recorder), so that the file reads back the same.
+// A Scenario is a scenario file. Every field may be left out but one:
+// prompt, or runs. A pointer left nil, or a field left zero, means the
+// default that README.md gives. The tags' omitempty leaves such a field out
+// when a recording is written (Recorder), so that the file reads back the
+// same.
 type Scenario struct {
-	// Prompt is the user's first message.
-	Prompt string `json:"prompt"`
+	// Prompt is the user's first message, which starts the first run.
+	Prompt *string `json:"prompt,omitempty"`
 	// NextPrompts start one more run each, in order, once the run before
 	// has ended, as a user at lab 06's -chat types them.
 	NextPrompts []string `json:"nextPrompts,omitempty"`
+	// Runs are the session's runs, in order, each a prompt or a Continue:
+	// the long form of prompt and nextPrompts, given instead of them. An
+	// empty list is a session with no run.
+	Runs *[]Run `json:"runs,omitempty"`
+	// History is the conversation the agent holds before the first run.
+	History []HistoryMessage `json:"history,omitempty"`
 	// ToolExecution is "parallel" (the default) or "sequential".
 	ToolExecution *string `json:"toolExecution,omitempty"`
 	// QueueMode is "one-at-a-time" (the default) or "all".
 	QueueMode *string `json:"queueMode,omitempty"`
-	// Replies are the model's replies, in order.
+	// Replies are the model's replies, in order, one per request.
 	Replies []Reply `json:"replies,omitempty"`
 	// Tools are the agent's tools, by name, and what each does.
 	Tools map[string]Behaviour `json:"tools,omitempty"`
@@ -62,11 +71,90 @@ type Scenario struct {
 	Steer []Message `json:"steer,omitempty"`
 	// FollowUp are the follow-up messages the simulated user queues.
 	FollowUp []Message `json:"followUp,omitempty"`
+	// WhileRunning are the prompts and Continues the simulated user tries
+	// while a run is going: the agent refuses each.
+	WhileRunning []Attempt `json:"whileRunning,omitempty"`
 	// Interrupts are the moments the simulated user presses Ctrl-C: each
 	// aborts the run it comes in, and the session goes on.
 	Interrupts []Interrupt `json:"interrupts,omitempty"`
 	// StopAfterTurn stops a run after this many turns; 0 means never.
 	StopAfterTurn int `json:"stopAfterTurn,omitempty"`
+	// TransformContext, if set, is what the TransformContext hook does.
+	TransformContext *Transform `json:"transformContext,omitempty"`
+	// AfterToolCall are the results the AfterToolCall hook overrides, by
+	// tool name.
+	AfterToolCall map[string]Override `json:"afterToolCall,omitempty"`
+	// PrepareNextTurn are the models the PrepareNextTurn hook swaps in, in
+	// order.
+	PrepareNextTurn []Swap `json:"prepareNextTurn,omitempty"`
+}
+
+// A Run is one run of a session: a Prompt, or a Continue.
+type Run struct {
+	// Prompt, if not empty, starts the run with this user message.
+	Prompt string `json:"prompt,omitempty"`
+	// Continue runs the agent from its history as it is, with no new
+	// prompt.
+	Continue bool `json:"continue,omitempty"`
+}
+
+// An Attempt is a prompt, or a Continue, that the simulated user tries at
+// the Occurrence-th event whose trace line matches At, while a run is
+// going: the agent refuses it.
+type Attempt struct {
+	// Prompt, if not empty, is the prompt the user tries.
+	Prompt string `json:"prompt,omitempty"`
+	// Continue tries a Continue instead.
+	Continue bool `json:"continue,omitempty"`
+	// At and Occurrence pick the event, as in a Message; At is required.
+	At         string `json:"at"`
+	Occurrence *int   `json:"occurrence,omitempty"`
+}
+
+// A HistoryMessage is one message of the history a scenario starts with:
+// a user message, an assistant message or a tool result, by its Role.
+type HistoryMessage struct {
+	// Role is "user", "assistant" or "toolResult".
+	Role string `json:"role"`
+	// Text is a user message's text, a reply's text, or a tool result's.
+	Text string `json:"text,omitempty"`
+	// ToolCalls and StopReason are an assistant message's, as in a Reply.
+	ToolCalls  []ToolCall `json:"toolCalls,omitempty"`
+	StopReason *string    `json:"stopReason,omitempty"`
+	// ToolCallID and IsError are a tool result's: the call of an earlier
+	// assistant message of the history that it answers, and whether it
+	// reports a failure.
+	ToolCallID string `json:"toolCallId,omitempty"`
+	IsError    *bool  `json:"isError,omitempty"`
+}
+
+// A Transform is the data form of the TransformContext hook: what the
+// model is shown of the history.
+type Transform struct {
+	// KeepLast shows the model only the history's last KeepLast messages.
+	KeepLast int `json:"keepLast"`
+}
+
+// An Override is the data form of the AfterToolCall hook for a tool: the
+// fields of each of its results that it replaces. A field left out keeps
+// the tool's.
+type Override struct {
+	// Content replaces the result's text.
+	Content *string `json:"content,omitempty"`
+	// IsError replaces whether the result reports a failure.
+	IsError *bool `json:"isError,omitempty"`
+	// Terminate replaces whether it asks the run to stop.
+	Terminate *bool `json:"terminate,omitempty"`
+}
+
+// A Swap is the data form of the PrepareNextTurn hook: after a turn, it
+// swaps the model for another, which plays its own replies.
+type Swap struct {
+	// AfterTurn is the turn after which it swaps: the AfterTurn-th time
+	// PrepareNextTurn is asked, counted over the whole session.
+	AfterTurn int `json:"afterTurn"`
+	// Replies are the new model's replies, in order, one per request.
+	Replies []Reply `json:"replies"`
 }
 
 // A Reply is one reply of the model.
@@ -86,6 +174,9 @@ type Reply struct {
 	// (fakemodel.WithOnThinking): what a recording of a real model that
 	// thinks keeps of it.
 	Thinking string `json:"thinking,omitempty"`
+	// Stream, if false, delivers the reply whole, with no message_update,
+	// as a provider that does not stream does; the default is true.
+	Stream *bool `json:"stream,omitempty"`
 }
 
 // A ToolCall is one call a reply asks for.
@@ -125,6 +216,12 @@ type Behaviour struct {
 	// Block, only in "calls", blocks the call before it runs, as "block"
 	// blocks every call of a tool: its error result is this reason.
 	Block *string `json:"block,omitempty"`
+	// EchoArgs makes the result the arguments the tool got, as JSON.
+	EchoArgs *bool `json:"echoArgs,omitempty"`
+	// SetArgs, only in "calls", is the data form of a BeforeToolCall hook
+	// that changes a call's arguments before it runs: it sets each of its
+	// keys in them, as Pi's hook writes into its args.
+	SetArgs json.RawMessage `json:"setArgs,omitempty"`
 }
 
 // A Message is one message the simulated user sends.
@@ -269,7 +366,7 @@ func Parse(file string, data []byte) (*Scenario, error) {
 	}
 	switch {
 	case len(bytes.TrimSpace(data)) == 0:
-		return nil, &Error{File: file, Where: "file", Problem: `empty: a scenario is a JSON object with at least "prompt"`}
+		return nil, &Error{File: file, Where: "file", Problem: `empty: a scenario is a JSON object with at least "prompt" or "runs"`}
 	case bytes.HasPrefix(data, byteOrderMark):
 		return fail(0, "starts with a byte-order mark; save it as UTF-8 without one")
 	}

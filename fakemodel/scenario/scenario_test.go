@@ -25,8 +25,8 @@ func TestScenarioParseErrors(t *testing.T) {
 		{"syntax error", "{\n  \"prompt\": \"hi\"\n  \"replies\": []\n}", `x.json: line 3, column 3: not valid JSON: invalid character '"' after object key:value pair`},
 		{"trailing data", `{"prompt": "hi"} {}`, "x.json: line 1, column 18: not valid JSON: more data after the closing brace"},
 		{"not an object", `[]`, "x.json: line 1, column 1: the scenario must be an object, not an array"},
-		{"empty", "", `x.json: file: empty: a scenario is a JSON object with at least "prompt"`},
-		{"only white space", " \n\t", `x.json: file: empty: a scenario is a JSON object with at least "prompt"`},
+		{"empty", "", `x.json: file: empty: a scenario is a JSON object with at least "prompt" or "runs"`},
+		{"only white space", " \n\t", `x.json: file: empty: a scenario is a JSON object with at least "prompt" or "runs"`},
 		{"unknown field", "{\n  \"prompt\": \"hi\",\n  \"promt\": \"typo\"\n}", `x.json: line 3, column 3: unknown field "promt" in the scenario`},
 		{"name in another case", `{"Prompt": "hi"}`, `x.json: line 1, column 2: unknown field "Prompt" in the scenario`},
 		{"unknown field deep inside", `{"prompt": "hi", "replies": [{"text": "a", "toolCalls": [{"id": "a", "name": "x", "argz": {}}]}]}`, `x.json: line 1, column 83: unknown field "argz" in replies[0].toolCalls[0]`},
@@ -42,7 +42,7 @@ func TestScenarioParseErrors(t *testing.T) {
 
 		// Checks after decoding name the value and, through it, the line
 		// and column. A missing field's position is its object's.
-		{"missing prompt", `{}`, "x.json: line 1, column 1: prompt: missing: a scenario starts with the user's first message"},
+		{"missing prompt", `{}`, "x.json: line 1, column 1: prompt: missing: a scenario starts with the user's first message (prompt), or lists its runs (runs)"},
 		{"empty prompt", `{"prompt": "  "}`, "x.json: line 1, column 12: prompt: missing: a scenario starts with the user's first message"},
 		{"tool execution", `{"prompt": "hi", "toolExecution": "both"}`, `x.json: line 1, column 35: toolExecution: must be parallel or sequential, not "both"`},
 		{"queue mode", `{"prompt": "hi", "queueMode": "some"}`, `x.json: line 1, column 31: queueMode: must be one-at-a-time or all, not "some"`},
@@ -114,18 +114,55 @@ func TestScenarioDefaultsMayBeWrittenOut(t *testing.T) {
 	}
 }
 
-// TestBidirectionalMarksArePlainText: the marks that only set the direction
-// of the text around them (U+200E, U+200F, U+061C) reorder nothing, and
-// stay allowed, as do right-to-left scripts.
-func TestBidirectionalMarksArePlainText(t *testing.T) {
+// TestTheFormatRefusesWhatChatRefuses: a text of a scenario may hold any
+// character that prints as itself, right-to-left scripts included, and
+// none that does not: the marks that set the direction of the text around
+// them (U+200E, U+200F, U+061C), zero-width characters and tag characters
+// are refused, as lab 06's -chat refuses them in a line a person types
+// (both ask Unprintable).
+func TestTheFormatRefusesWhatChatRefuses(t *testing.T) {
 	// Written with an escape in the file, an override in args is text
 	// that prints as \u202e, and is allowed.
 	_, err := Parse("x.json", []byte(`{"prompt": "hi", "replies": [{"toolCalls": [{"id": "a", "name": "x", "args": {"to": "\u202egnp.exe"}}]}]}`))
 	assert.NoError(t, err)
 
-	for _, text := range []string{"a\u200eb", "a\u200fb", "\u061c", "مرحبا", "שלום"} {
+	for _, text := range []string{"مرحبا", "שלום", "你好，世界", "e\u0301"} {
 		_, err := Parse("x.json", []byte(`{"prompt": "`+text+`"}`))
 		assert.NoError(t, err, "%q", text)
+	}
+	for text, want := range map[string]string{
+		"a\u200eb":     "the bidirectional control character U+200E",
+		"a\u200fb":     "the bidirectional control character U+200F",
+		"\u061c":       "the bidirectional control character U+061C",
+		"a\u200bb":     "U+200B, a character that does not print as itself",
+		"a\u2060b":     "U+2060, a character that does not print as itself",
+		"a\U000E0041b": "U+E0041, a character that does not print as itself",
+		"a\u00a0b":     "U+00A0, a character that does not print as itself",
+	} {
+		_, err := Parse("x.json", []byte(`{"prompt": "`+text+`"}`))
+		assert.ErrorContains(t, err, "prompt: must not hold "+want, "%q", text)
+	}
+}
+
+// TestUnprintableIsIsPrint: the one rule for a text's characters is
+// unicode.IsPrint's, with the space, over the whole of Unicode; every
+// character it refuses, a text of a scenario refuses.
+func TestUnprintableIsIsPrint(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if !utf8.ValidRune(r) {
+			continue
+		}
+		text := "a" + string(r)
+		got, found := Unprintable(text)
+		want := r != ' ' && !unicode.IsPrint(r)
+		if found != want || found && got != r {
+			t.Fatalf("Unprintable(%q) = %U, %v; want %v", text, got, found, want)
+		}
+		if want && strings.IndexFunc(string(r), func(r rune) bool { return strings.ContainsRune("\n\r\u2028\u2029", r) }) < 0 {
+			if err := oneLine(jsonPath{"prompt"}, text); err == nil {
+				t.Fatalf("oneLine accepts %U", r)
+			}
+		}
 	}
 }
 
@@ -307,13 +344,11 @@ func FuzzParseScenario(f *testing.F) {
 			assert.True(t, printsAsItself(err.Error()), "%q prints as it is", err.Error())
 			return
 		}
-		assert.NotEmpty(t, s.Prompt)
+		assert.True(t, s.Prompt != nil || s.Runs != nil, "a prompt, or runs")
 		assert.Len(t, s.FakeTools(), len(s.Tools))
 		for _, text := range texts(s) {
-			assert.NotContains(t, text, "\n", "one line")
-			assert.False(t, strings.ContainsFunc(text, func(r rune) bool {
-				return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || bidiControl(r)
-			}), "%q holds no control character, line separator or bidirectional control", text)
+			_, found := Unprintable(text)
+			assert.False(t, found, "%q prints as it is, on one line", text)
 		}
 	})
 }
@@ -325,10 +360,16 @@ func printsAsItself(s string) bool {
 
 // texts returns every text of s that the narrative prints as it is.
 func texts(s *Scenario) []string {
-	out := append([]string{s.Prompt}, s.NextPrompts...)
-	for _, r := range s.Replies {
+	out := s.Prompts()
+	for _, r := range s.allReplies() {
 		out = append(out, r.Text, r.Partial)
 		for _, c := range r.ToolCalls {
+			out = append(out, string(c.Args))
+		}
+	}
+	for _, m := range s.History {
+		out = append(out, m.Text)
+		for _, c := range m.ToolCalls {
 			out = append(out, string(c.Args))
 		}
 	}
@@ -337,6 +378,13 @@ func texts(s *Scenario) []string {
 			out = append(out, value(p))
 		}
 		out = append(out, value(b.Updates)...)
+		out = append(out, string(b.SetArgs))
+	}
+	for _, o := range s.AfterToolCall {
+		out = append(out, value(o.Content))
+	}
+	for _, a := range s.WhileRunning {
+		out = append(out, a.Prompt, a.At)
 	}
 	for _, reason := range s.Block {
 		out = append(out, reason)

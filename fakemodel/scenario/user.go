@@ -22,13 +22,16 @@ type UserMessage struct {
 	FollowUp bool
 	// Interrupt presses Ctrl-C instead of sending a message.
 	Interrupt bool
+	// Attempt tries to start a run instead, while one is going: a Prompt
+	// of Text, or, if Text is empty, a Continue.
+	Attempt bool
 	// Text is the message.
 	Text string
 }
 
 // UserMessages returns what the scenario's simulated user does: its
-// steering messages, then its follow-ups, then its interrupts, each in the
-// order of the file.
+// steering messages, then its follow-ups, then the runs it tries while one
+// is going, then its interrupts, each in the order of the file.
 func (s *Scenario) UserMessages() []UserMessage {
 	var plan []UserMessage
 	for _, m := range s.Steer {
@@ -36,6 +39,9 @@ func (s *Scenario) UserMessages() []UserMessage {
 	}
 	for _, m := range s.FollowUp {
 		plan = append(plan, UserMessage{At: m.At, Occurrence: value(m.Occurrence), FollowUp: true, Text: m.Text})
+	}
+	for _, a := range s.WhileRunning {
+		plan = append(plan, UserMessage{At: a.At, Occurrence: value(a.Occurrence), Attempt: true, Text: a.Prompt})
 	}
 	for _, in := range s.Interrupts {
 		plan = append(plan, UserMessage{At: in.At, Occurrence: value(in.Occurrence), Interrupt: true})
@@ -53,8 +59,8 @@ type Agent interface {
 }
 
 // A User is the simulated user of a scenario, or of lab 06's demo: at given
-// moments it types a steering message, queues a follow-up or presses
-// Ctrl-C, the way a person at a terminal would. It reacts to events, given
+// moments it types a steering message, queues a follow-up, tries to start
+// a run, or presses Ctrl-C, the way a person at a terminal would. It reacts to events, given
 // by their trace lines, never to time, so it does the same thing at the
 // same moment on every run. Things that wait for the same event are done
 // in the order of the plan, and each is done once. The caller hands it
@@ -65,15 +71,17 @@ type User struct {
 	done  []bool
 	seen  []int // how many events matched each At so far
 	agent Agent
-	calls CallWatch
-	// ctrlC is set while a Ctrl-C waits for the running calls to end.
-	ctrlC bool
 
 	// Say, if set, prints what the user does.
 	Say func(string)
-	// Interrupt, if set, is what a Ctrl-C does: cancel the current run.
-	// It comes at the event of the plan, or, if tool calls run then,
-	// once they have ended (see CallWatch).
+	// Try, if set, is what an attempt at a run does: a Prompt of prompt,
+	// or, if prompt is "", a Continue, which the agent refuses while a run
+	// is going.
+	Try func(prompt string) error
+	// Interrupt, if set, is what a Ctrl-C does: cancel the current run,
+	// at once, at the event of the plan, as Pi's Agent.abort() does. The
+	// calls that run see it; on the demo clock they end in the order
+	// they started (see the package democlock).
 	Interrupt func()
 }
 
@@ -98,12 +106,6 @@ func (u *User) See(traceLine string) {
 		u.seen[i]++
 		return u.seen[i] >= max(m.Occurrence, 1)
 	})
-	if quiet := u.calls.See(traceLine); quiet && u.ctrlC {
-		u.ctrlC = false
-		if u.Interrupt != nil {
-			u.Interrupt()
-		}
-	}
 }
 
 // Matches reports whether an at matches a trace line: the line is the at,
@@ -130,7 +132,13 @@ func (u *User) do(m UserMessage) {
 	switch {
 	case m.Interrupt:
 		what = "(the user presses Ctrl-C)"
-		u.ctrlC = true
+		defer func() {
+			if u.Interrupt != nil {
+				u.Interrupt()
+			}
+		}()
+	case m.Attempt:
+		what = u.try(m.Text)
 	case m.FollowUp:
 		what = fmt.Sprintf("(the user queues a follow-up: %q)", m.Text)
 		u.agent.FollowUp(fakemodel.UserMessage{Text: m.Text})
@@ -143,6 +151,21 @@ func (u *User) do(m UserMessage) {
 	}
 }
 
+// try tries a run of prompt, or a Continue, and says what became of it.
+func (u *User) try(prompt string) string {
+	what := fmt.Sprintf("the user sends the prompt %q while the agent works", prompt)
+	if prompt == "" {
+		what = "the user asks the agent to continue while it works"
+	}
+	if u.Try == nil {
+		return "(" + what + ")"
+	}
+	if err := u.Try(prompt); err != nil {
+		return fmt.Sprintf("(%s; the agent refuses: %v)", what, err)
+	}
+	return fmt.Sprintf("(%s; the agent runs it)", what)
+}
+
 // Unsent returns a note for each thing never done, because no event matched
 // its At (often enough).
 func (u *User) Unsent() []string {
@@ -152,8 +175,13 @@ func (u *User) Unsent() []string {
 			continue
 		}
 		what, event := fmt.Sprintf("%q", m.Text), fmt.Sprintf("%q", m.At)
-		if m.Interrupt {
+		switch {
+		case m.Interrupt:
 			what = "Ctrl-C"
+		case m.Attempt && m.Text == "":
+			what = "a Continue"
+		case m.Attempt:
+			what = "the prompt " + what
 		}
 		if m.Occurrence > 1 {
 			event = fmt.Sprintf("%q %d times (only %d)", m.At, m.Occurrence, u.seen[i])
@@ -161,32 +189,4 @@ func (u *User) Unsent() []string {
 		notes = append(notes, fmt.Sprintf("never sent: %s, because no event matched %s", what, event))
 	}
 	return notes
-}
-
-// A CallWatch follows the tool calls of a session through the trace lines
-// of its events, to tell the moments when no tool runs: when a Ctrl-C may
-// cancel a run and stay the same on every run. A call that runs sees a
-// cancellation at whatever point it has reached, and when several run, the
-// order in which they then end is the scheduler's. So a Ctrl-C, of a
-// simulated user or of lab 06's -chat, cancels the run only where no call
-// runs: at a tool_execution_start (the calls of a batch start to run only
-// once all are prepared), or when every call that started has ended.
-type CallWatch struct {
-	open map[string]bool
-}
-
-// See takes the next trace line, and reports whether no call runs.
-func (w *CallWatch) See(traceLine string) (quiet bool) {
-	f := strings.Fields(traceLine)
-	switch {
-	case len(f) >= 2 && f[0] == "tool_execution_start":
-		if w.open == nil {
-			w.open = map[string]bool{}
-		}
-		w.open[f[1]] = true
-		return true
-	case len(f) >= 2 && f[0] == "tool_execution_end":
-		delete(w.open, f[1])
-	}
-	return len(w.open) == 0
 }

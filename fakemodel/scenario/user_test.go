@@ -1,10 +1,12 @@
 package scenario
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // queues is an Agent that keeps what it is sent.
@@ -31,14 +33,15 @@ func TestTheUserActsAtTheOccurrenceOfItsEvent(t *testing.T) {
 	assert.Equal(t, []string{`never sent: "never", because no event matched "turn_end" 9 times (only 3)`}, u.Unsent())
 }
 
-// TestCtrlCWaitsForTheRunningCalls: the simulated user's Ctrl-C cancels a
-// run only where no tool call runs (CallWatch): at once at a
-// tool_execution_start, and, while calls run, once the last has ended.
-func TestCtrlCWaitsForTheRunningCalls(t *testing.T) {
-	interrupted := ""
+// TestCtrlCComesAtItsEvent: the simulated user's Ctrl-C cancels the run at
+// the event of its plan, at once, while tool calls run too, as Pi's
+// Agent.abort() does; what the user says comes first.
+func TestCtrlCComesAtItsEvent(t *testing.T) {
+	var got []string
 	var last string
 	u := NewUser([]UserMessage{{At: "tool_execution_update a", Interrupt: true}, {At: "tool_execution_start c", Interrupt: true}}, &queues{})
-	u.Interrupt = func() { interrupted += last + "; " }
+	u.Say = func(s string) { got = append(got, s) }
+	u.Interrupt = func() { got = append(got, "cancel at "+last) }
 	for _, line := range []string{
 		"tool_execution_start a x", "tool_execution_start b x", "tool_execution_update a", "tool_execution_end a", "tool_execution_end b error: no",
 		"message_start toolResult a", "tool_execution_start c x",
@@ -46,7 +49,10 @@ func TestCtrlCWaitsForTheRunningCalls(t *testing.T) {
 		last = line
 		u.See(line)
 	}
-	assert.Equal(t, "tool_execution_end b error: no; tool_execution_start c x; ", interrupted)
+	assert.Equal(t, []string{
+		"(the user presses Ctrl-C)", "cancel at tool_execution_update a",
+		"(the user presses Ctrl-C)", "cancel at tool_execution_start c x",
+	}, got)
 	assert.Empty(t, u.Unsent())
 }
 
@@ -54,4 +60,29 @@ func TestAnUnsentCtrlCIsReported(t *testing.T) {
 	u := NewUser([]UserMessage{{At: "turn_end", Interrupt: true}}, &queues{})
 	u.See("agent_end messages=1")
 	assert.Equal(t, []string{`never sent: Ctrl-C, because no event matched "turn_end"`}, u.Unsent())
+}
+
+// TestAtOneEventTheUserTypesThenTriesThenPressesCtrlC: things that wait for
+// the same event are done in the order of the plan, whose order is steer,
+// followUp, whileRunning, interrupts; a run tried while one goes on gets
+// the agent's refusal.
+func TestAtOneEventTheUserTypesThenTriesThenPressesCtrlC(t *testing.T) {
+	s, err := Parse("x.json", []byte(`{"prompt": "hi",
+		"interrupts": [{"at": "turn_end"}],
+		"whileRunning": [{"prompt": "again", "at": "turn_end"}, {"continue": true, "at": "turn_end"}],
+		"followUp": [{"text": "later", "at": "turn_end"}],
+		"steer": [{"text": "now", "at": "turn_end"}]}`))
+	require.NoError(t, err)
+	var got []string
+	u := NewUser(s.UserMessages(), &queues{})
+	u.Say = func(text string) { got = append(got, text) }
+	u.Try = func(prompt string) error { return errors.New("busy") }
+	u.See("turn_end results=0")
+	assert.Equal(t, []string{
+		`(the user types a steering message: "now")`,
+		`(the user queues a follow-up: "later")`,
+		`(the user sends the prompt "again" while the agent works; the agent refuses: busy)`,
+		"(the user asks the agent to continue while it works; the agent refuses: busy)",
+		"(the user presses Ctrl-C)",
+	}, got)
 }

@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"maps"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
@@ -16,17 +18,18 @@ import (
 
 // What a parsed scenario plays of the fake world: the model and the tools.
 
-// Model returns the model that plays the scenario's replies, in order
-// (fakemodel.Scripted). A reply with stop reason error is a failed request
-// whose error is the reply's text; its partial text, if it has one,
-// streams first. A reply's thinking streams before anything else, to the
-// context's fakemodel.OnThinking.
-func (s *Scenario) Model() fakemodel.Model {
-	replies := make([]fakemodel.AssistantMessage, len(s.Replies))
-	partial := make([]string, len(s.Replies))
-	thinking := make([]string, len(s.Replies))
-	for i, r := range s.Replies {
-		partial[i], thinking[i] = r.Partial, r.Thinking
+// Model returns the model that plays the scenario's replies, one per
+// request, in order, whatever the request holds. A reply with stop reason
+// error is a failed request whose error is the reply's text; its partial
+// text, if it has one, streams first. A reply's thinking streams before
+// anything else, to the context's fakemodel.OnThinking. A request that is
+// aborted uses up its reply too.
+func (s *Scenario) Model() fakemodel.Model { return script(s.Replies) }
+
+// script returns a model that plays replies.
+func script(replies []Reply) *played {
+	m := &played{}
+	for _, r := range replies {
 		reply := fakemodel.AssistantMessage{Text: r.Text, StopReason: fakemodel.StopReason(value(r.StopReason))}
 		if value(r.StopReason) == "error" {
 			reply = fakemodel.AssistantMessage{StopReason: fakemodel.StopReasonError, ErrorMessage: r.Text}
@@ -34,39 +37,57 @@ func (s *Scenario) Model() fakemodel.Model {
 		for _, c := range r.ToolCalls {
 			reply.ToolCalls = append(reply.ToolCalls, fakemodel.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Args})
 		}
-		replies[i] = reply
+		m.replies = append(m.replies, reply)
+		m.partial = append(m.partial, r.Partial)
+		m.thinking = append(m.thinking, r.Thinking)
+		m.whole = append(m.whole, r.Stream != nil && !*r.Stream)
 	}
-	return played{script: fakemodel.Scripted(replies...), partial: partial, thinking: thinking}
+	return m
 }
 
-// played is the model of a scenario: the Scripted model of its replies,
-// which first streams the thinking of a reply that has one, and the
-// partial text of a reply that fails, as a stream that breaks off does.
+// played is the model of a scenario. It counts the requests it gets, and
+// plays the reply of each; a reply streams its thinking first, a reply that
+// fails streams its partial text first, as a stream that breaks off does,
+// and a reply that does not stream (whole) arrives without chunks.
 type played struct {
-	script            fakemodel.Model
+	replies           []fakemodel.AssistantMessage
 	partial, thinking []string
+	whole             []bool
+
+	mu       sync.Mutex
+	requests int
 }
 
-// Reply streams the thinking and the partial text of the reply the script
-// plays next, if it has them, word by word, until ctx is cancelled, then
-// lets the script reply. The script counts the replies in the history as
-// this does.
-func (m played) Reply(ctx context.Context, req fakemodel.Request) (fakemodel.AssistantMessage, error) {
-	n := 0
-	for _, msg := range req.Messages {
-		if msg.Role() == fakemodel.RoleAssistant {
-			n++
-		}
+// Reply plays the reply of this request: it streams its thinking, and the
+// partial text of a reply that fails, word by word, until ctx is
+// cancelled, then lets
+// fakemodel.Scripted play the reply, which streams it, fails, or reports
+// the cancellation.
+func (m *played) Reply(ctx context.Context, req fakemodel.Request) (fakemodel.AssistantMessage, error) {
+	m.mu.Lock()
+	n := m.requests
+	m.requests++
+	m.mu.Unlock()
+	if err := ctx.Err(); err != nil {
+		return fakemodel.AssistantMessage{}, fmt.Errorf("scripted model: %w", err)
 	}
-	if n < len(m.partial) {
-		stream(ctx, m.thinking[n], fakemodel.OnThinking(ctx))
-		stream(ctx, m.partial[n], req.OnText)
+	if n >= len(m.replies) {
+		return fakemodel.AssistantMessage{}, fmt.Errorf("scripted model: no reply left for request %d: the script holds %d", n+1, len(m.replies))
 	}
-	return m.script.Reply(ctx, req)
+	// A cancel stops the streams; the script reports it.
+	stream(ctx, m.thinking[n], fakemodel.OnThinking(ctx))
+	stream(ctx, m.partial[n], req.OnText)
+	// Scripted counts the replies in the history it is sent; sent none,
+	// it plays the one reply it holds.
+	one := fakemodel.Request{Tools: req.Tools, OnText: req.OnText}
+	if m.whole[n] {
+		one.OnText = nil
+	}
+	return fakemodel.Scripted(m.replies[n]).Reply(ctx, one)
 }
 
-// stream passes text to to word by word, until ctx is cancelled: the
-// script then reports the cancellation.
+// stream sends text to to, word by word, until ctx is cancelled; with no
+// to, it does nothing.
 func stream(ctx context.Context, text string, to func(string)) {
 	if to == nil {
 		return
@@ -131,22 +152,6 @@ func Args(raw json.RawMessage) (map[string]json.RawMessage, error) {
 	return toolargs.Object(raw)
 }
 
-// Blocked reports whether the call callID, to the tool named tool, is
-// blocked before it runs, by its own entry in "calls" or by "block", and
-// the reason its result gives.
-func (s *Scenario) Blocked(tool, callID string) (reason string, blocked bool) {
-	if b, ok := s.Calls[callID]; ok && b.Block != nil {
-		return *b.Block, true
-	}
-	reason, blocked = s.Block[tool]
-	return reason, blocked
-}
-
-// Blocks reports whether the scenario blocks any call.
-func (s *Scenario) Blocks() bool {
-	return len(s.Block) > 0 || slices.ContainsFunc(slices.Collect(maps.Values(s.Calls)), func(b Behaviour) bool { return b.Block != nil })
-}
-
 // FakeTools returns the scenario's tools, in the order of their names.
 func (s *Scenario) FakeTools() []Tool {
 	callTools := s.callTools()
@@ -164,10 +169,12 @@ func (s *Scenario) FakeTools() []Tool {
 	return tools
 }
 
-// callTools maps each call ID of the replies to the tool it calls.
+// callTools maps each call ID of the replies, those of prepareNextTurn
+// included, to the tool it calls. The calls of the history never run, and
+// are not in it.
 func (s *Scenario) callTools() map[string]string {
 	tools := map[string]string{}
-	for _, r := range s.Replies {
+	for _, r := range s.allReplies() {
 		for _, c := range r.ToolCalls {
 			tools[c.ID] = c.Name
 		}
@@ -175,10 +182,20 @@ func (s *Scenario) callTools() map[string]string {
 	return tools
 }
 
+// allReplies returns the replies of every model of the scenario: its own,
+// then those that prepareNextTurn swaps in.
+func (s *Scenario) allReplies() []Reply {
+	all := slices.Clip(s.Replies)
+	for _, swap := range s.PrepareNextTurn {
+		all = append(all, swap.Replies...)
+	}
+	return all
+}
+
 // merged returns a call's behaviour b completed from its tool's, def. The
 // duration and the updates come from def unless b sets them. How the call
-// ends (result, terminate, error, panic) comes all from b if b sets any of
-// them, and all from def otherwise: a call that fails does not inherit its
+// ends (result, echoArgs, terminate, error, panic) comes all from b if b
+// sets any of them, and all from def otherwise: a call that fails does not inherit its
 // tool's result, and a call with a result of its own does not inherit its
 // tool's error.
 func (b Behaviour) merged(def Behaviour) Behaviour {
@@ -187,8 +204,8 @@ func (b Behaviour) merged(def Behaviour) Behaviour {
 		// The moments of the updates come with them.
 		b.Updates, b.UpdatesAtMs = def.Updates, def.UpdatesAtMs
 	}
-	if b.Result == nil && b.Terminate == nil && b.Error == nil && b.Panic == nil {
-		b.Result, b.Terminate, b.Error, b.Panic = def.Result, def.Terminate, def.Error, def.Panic
+	if b.Result == nil && b.Terminate == nil && b.Error == nil && b.Panic == nil && b.EchoArgs == nil {
+		b.Result, b.Terminate, b.Error, b.Panic, b.EchoArgs = def.Result, def.Terminate, def.Error, def.Panic, def.EchoArgs
 	}
 	return b
 }
@@ -207,6 +224,7 @@ func (b Behaviour) action() Action {
 		Error:     value(b.Error),
 		Panic:     value(b.Panic),
 		Terminate: value(b.Terminate),
+		EchoArgs:  value(b.EchoArgs),
 	}
 }
 
@@ -239,6 +257,20 @@ type Action struct {
 	Panic string
 	// Terminate makes the result ask the run to stop after its batch.
 	Terminate bool
+	// EchoArgs makes the result the call's arguments, as JSON (Tool.Run).
+	EchoArgs bool
+}
+
+// Run does what the call callID does, with args, the arguments the tool
+// got (Action.Do): with echoArgs, its result is args, as JSON.
+func (t Tool) Run(ctx context.Context, clock *democlock.Clock, callID string, args any, report func(string)) (result string, terminate bool, err error) {
+	a := t.Call(callID)
+	result, terminate, err = a.Do(ctx, clock, callID, report)
+	if err == nil && a.EchoArgs {
+		echo, _ := json.Marshal(args) // the arguments decoded from JSON
+		result = string(echo)
+	}
+	return result, terminate, err
 }
 
 // Do does what a says, for the call callID: it reports each update at its
@@ -260,6 +292,7 @@ func (a Action) Do(ctx context.Context, clock *democlock.Clock, callID string, r
 			return "", false, err
 		}
 		done = at[i]
+		clock.Report(ctx, callID) // no other call goes on before the report is shown
 		report(note)
 	}
 	if err := clock.Sleep(ctx, callID, a.Duration-done); err != nil {

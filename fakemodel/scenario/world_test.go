@@ -155,6 +155,7 @@ func TestUpdatesDoNotStretchACall(t *testing.T) {
 		result, _, err := a.Do(t.Context(), clock, "a", func(string) {
 			reports++
 			time.Sleep(50 * time.Microsecond)
+			clock.Reported("a") // as the lab's event handler tells it
 		})
 		clock.End("a")
 		require.NoError(t, err)
@@ -195,14 +196,15 @@ func TestThinkingStreamsBeforeTheReply(t *testing.T) {
 	var got []string
 	ctx := fakemodel.WithOnThinking(context.Background(), func(c string) { got = append(got, "thinks "+c) })
 	history := []fakemodel.Message{fakemodel.UserMessage{Text: "hi"}}
-	reply, err := s.Model().Reply(ctx, fakemodel.Request{Messages: history, OnText: func(c string) { got = append(got, "says "+c) }})
+	model := s.Model() // one reply per request, in order
+	reply, err := model.Reply(ctx, fakemodel.Request{Messages: history, OnText: func(c string) { got = append(got, "says "+c) }})
 	require.NoError(t, err)
 	assert.Equal(t, "391.", reply.Text)
 	assert.Equal(t, []string{"thinks 23 ", "thinks times ", "thinks 17", "says 391."}, got)
 
 	got = nil
 	history = append(history, reply)
-	_, err = s.Model().Reply(ctx, fakemodel.Request{Messages: history, OnText: func(c string) { got = append(got, "says "+c) }})
+	_, err = model.Reply(ctx, fakemodel.Request{Messages: history, OnText: func(c string) { got = append(got, "says "+c) }})
 	assert.Error(t, err)
 	assert.Equal(t, []string{"thinks Hmm.", "says Half"}, got, "a failed request streams its thinking, then its partial text")
 
@@ -238,7 +240,7 @@ func TestACallOfItsOwnIsBlocked(t *testing.T) {
 		tool, id, reason string
 		blocked          bool
 	}{{"x", "a", "invalid", true}, {"x", "b", "", false}, {"y", "c", "", true}} {
-		reason, blocked := s.Blocked(tt.tool, tt.id)
+		reason, blocked := s.Hooks().Before(tt.tool, tt.id, nil)
 		assert.Equal(t, tt.reason, reason, tt.id)
 		assert.Equal(t, tt.blocked, blocked, tt.id)
 	}

@@ -85,6 +85,7 @@ func (w Weather) LookUp(ctx context.Context, toolCallID string, args WeatherArgs
 		if err := w.clock.Sleep(ctx, toolCallID, ProgressAfter); err != nil {
 			return "", fmt.Errorf("weather in %s: %w", args.City, err)
 		}
+		w.clock.Report(ctx, toolCallID) // no other call goes on before the report is shown
 		report(s.progress)
 		wait -= ProgressAfter
 	}

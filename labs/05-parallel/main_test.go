@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -135,6 +137,33 @@ func TestPartOneTellsItsLesson(t *testing.T) {
 				assert.Equal(t, []string{"call_1", "call_2", "call_3"}, results, "results enter the history in the model's order")
 				assert.Contains(t, part1, "turn 1 · "+tt.timing+"\n")
 			})
+		})
+	}
+}
+
+// TestCtrlCEndsTheLookupsInTheOrderTheyStarted: a Ctrl-C while the three
+// lookups of part 1 wait cuts each short at once, and the demo clock ends
+// them in the order they started, Oslo, Lima, Cairo, on every run, not in
+// the order the machine happens to run their goroutines.
+func TestCtrlCEndsTheLookupsInTheOrderTheyStarted(t *testing.T) {
+	for range 20 {
+		inBubble(t, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			time.AfterFunc(100*time.Millisecond, cancel) // before Lima's 200 ms
+			var stdout, stderr bytes.Buffer
+			require.ErrorIs(t, run(ctx, nil, &stdout, &stderr), cli.ErrInterrupted)
+			var ends []string
+			for line := range strings.Lines(stdout.String()) {
+				if fields := strings.Fields(line); len(fields) > 4 && fields[3] == "done" {
+					ends = append(ends, strings.Join(fields[4:], " "))
+				}
+			}
+			assert.Equal(t, []string{
+				"call_1 weather ⇒ error: weather in Oslo: context canceled",
+				"call_2 weather ⇒ error: weather in Lima: context canceled",
+				"call_3 weather ⇒ error: weather in Cairo: context canceled",
+			}, ends)
 		})
 	}
 }

@@ -81,19 +81,21 @@ func (a *Agent) Prompt(ctx context.Context, text string, handle func(Event)) err
 	return a.run(ctx, []fakemodel.Message{fakemodel.UserMessage{Text: text}}, handle)
 }
 
-// Continue runs the loop from the history as it is, with no new prompt: to
-// let queued messages in after a ShouldStopAfterTurn policy stopped a run
-// after a turn with tool calls, or to go on from a history the agent was
-// given. The history must end with a user message or a tool result, so a
-// run stopped after the model's answer cannot continue: its queued
-// messages wait for the next Prompt.
+// Continue runs the loop from the history as it is, with no new prompt:
+// to let queued messages in after a ShouldStopAfterTurn policy stopped a
+// run after a turn with tool calls, or to go on from a history the agent
+// was given. The model must not answer its own reply, so from a history
+// that ends with one, Continue runs what is queued instead, as Pi's
+// Agent.continue does: the steering messages of one poll, as a new prompt
+// whose run skips its first steering poll, or, if none wait, the
+// follow-ups of one poll. With nothing queued, it refuses.
 func (a *Agent) Continue(ctx context.Context, handle func(Event)) error {
 	return a.run(ctx, nil, handle)
 }
 
 var (
 	errNothingToContinue  = errors.New("cannot continue: the history holds no messages")
-	errContinueAfterReply = errors.New("cannot continue from an assistant message: the model would answer its own reply, " +
+	errContinueAfterReply = errors.New("cannot continue from an assistant message with nothing queued: the model would answer its own reply, " +
 		"and providers reject two assistant messages in a row; send a new prompt instead")
 )
 
@@ -103,12 +105,22 @@ func (a *Agent) run(ctx context.Context, prompts []fakemodel.Message, handle fun
 		a.mu.Unlock()
 		return ErrBusy
 	}
-	if prompts == nil {
-		if len(a.history) == 0 {
-			a.mu.Unlock()
-			return errNothingToContinue
-		}
-		if a.history[len(a.history)-1].Role() == fakemodel.RoleAssistant {
+	cfg := a.cfg
+	if prompts == nil && len(a.history) == 0 {
+		a.mu.Unlock()
+		return errNothingToContinue
+	}
+	if prompts == nil && a.history[len(a.history)-1].Role() == fakemodel.RoleAssistant {
+		if prompts = a.steering.drain(); len(prompts) > 0 {
+			polled := false // this drain was the run's first steering poll
+			cfg.GetSteeringMessages = func() []fakemodel.Message {
+				if !polled {
+					polled = true
+					return nil
+				}
+				return a.steering.drain()
+			}
+		} else if prompts = a.followUp.drain(); len(prompts) == 0 {
 			a.mu.Unlock()
 			return errContinueAfterReply
 		}
@@ -122,7 +134,7 @@ func (a *Agent) run(ctx context.Context, prompts []fakemodel.Message, handle fun
 		a.mu.Unlock()
 	}()
 
-	for ev := range runLoop(ctx, a.cfg, history, prompts) {
+	for ev := range runLoop(ctx, cfg, history, prompts) {
 		// Like Pi's Agent, the history grows as each message ends.
 		if end, ok := ev.(MessageEnd); ok {
 			a.mu.Lock()

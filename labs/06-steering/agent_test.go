@@ -754,7 +754,7 @@ func TestContinue(t *testing.T) {
 		require.ErrorContains(t, err, "cannot continue from an assistant message")
 		require.ErrorContains(t, err, "providers reject two assistant messages in a row")
 	})
-	t.Run("refuses after a stop at an answer; the next Prompt takes the queue", func(t *testing.T) {
+	t.Run("after a stop at an answer, runs the queued steering message as its prompt", func(t *testing.T) {
 		a := NewAgent(AgentOptions{Config: Config{
 			Model:               fakemodel.Scripted(reply("Done."), reply("Noted.")),
 			ShouldStopAfterTurn: maxTurns(1),
@@ -766,14 +766,15 @@ func TestContinue(t *testing.T) {
 				a.Steer(user("Also this."))
 			}
 		}))
-		require.ErrorContains(t, a.Continue(context.Background(), func(Event) {}), "cannot continue from an assistant message")
 		steering, _ := a.Queued()
-		assert.Len(t, steering, 1, "the stop left it queued, and Continue could not take it")
-		require.NoError(t, a.Prompt(context.Background(), "next", func(Event) {}))
+		require.Len(t, steering, 1, "the stop left it queued")
+		events := collect(t, a, "")
+		assert.Equal(t, []string{"agent_start", "turn_start", "message_start user", "message_end user"}, head(trace(events), 4),
+			"like Pi's Agent.continue, it runs the message as a prompt")
 		steering, _ = a.Queued()
 		assert.Empty(t, steering)
-		require.Equal(t, []fakemodel.Role{"user", "assistant", "user", "user", "assistant"}, roles(a.Messages()))
-		assert.Equal(t, user("Also this."), a.Messages()[3], "the first poll of the next run, after its prompt")
+		require.Equal(t, []fakemodel.Role{"user", "assistant", "user", "assistant"}, roles(a.Messages()))
+		assert.Equal(t, user("Also this."), a.Messages()[2])
 	})
 	t.Run("resumes with no prompt", func(t *testing.T) {
 		a := NewAgent(AgentOptions{
@@ -785,6 +786,46 @@ func TestContinue(t *testing.T) {
 		assert.Equal(t, want, head(trace(events), 3), "no prompt events")
 		assert.Equal(t, "agent_end messages=3", traceLine(events[len(events)-1]), "the run adds only its own messages")
 		assert.Equal(t, []fakemodel.Role{"user", "assistant", "toolResult", "assistant"}, roles(a.Messages()))
+	})
+}
+
+// TestContinueFromAReplyRunsWhatIsQueued follows Pi's Agent.continue from
+// a history that ends with a reply: the steering queue's poll comes first,
+// and its run skips its own first poll, so in mode one-at-a-time two
+// steering messages get a turn each; with no steering message, the
+// follow-up queue's poll; with neither, a refusal.
+func TestContinueFromAReplyRunsWhatIsQueued(t *testing.T) {
+	given := []fakemodel.Message{user("Initial"), reply("Initial response")}
+	t.Run("steering, one at a time", func(t *testing.T) {
+		// The script counts the replies it is sent: the history holds one.
+		a := NewAgent(AgentOptions{Config: Config{Model: fakemodel.Scripted(reply("Initial response"), reply("Processed 1"), reply("Processed 2"), reply("Processed 3"))}, History: given})
+		a.Steer(user("Steering 1"))
+		a.Steer(user("Steering 2"))
+		a.FollowUp(user("later"))
+		events := collect(t, a, "")
+		var got []string
+		for _, m := range a.Messages()[2:] {
+			switch m := m.(type) {
+			case fakemodel.UserMessage:
+				got = append(got, "user: "+m.Text)
+			case fakemodel.AssistantMessage:
+				got = append(got, "assistant: "+m.Text)
+			}
+		}
+		assert.Equal(t, []string{"user: Steering 1", "assistant: Processed 1", "user: Steering 2", "assistant: Processed 2", "user: later", "assistant: Processed 3"}, got)
+		assert.Equal(t, "agent_end messages=6", traceLine(events[len(events)-1]))
+	})
+	t.Run("a follow-up when no steering message waits", func(t *testing.T) {
+		a := NewAgent(AgentOptions{Config: Config{Model: fakemodel.Scripted(reply("Initial response"), reply("Processed"))}, History: given})
+		a.FollowUp(user("Queued follow-up"))
+		collect(t, a, "")
+		assert.Equal(t, []fakemodel.Role{"user", "assistant", "user", "assistant"}, roles(a.Messages()))
+		assert.Equal(t, user("Queued follow-up"), a.Messages()[2])
+	})
+	t.Run("nothing queued", func(t *testing.T) {
+		a := NewAgent(AgentOptions{History: given})
+		err := a.Continue(context.Background(), func(Event) { t.Error("no event without a run") })
+		require.ErrorContains(t, err, "cannot continue from an assistant message with nothing queued")
 	})
 }
 

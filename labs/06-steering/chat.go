@@ -21,11 +21,11 @@ func runChat(ctx context.Context, stdout, stderr io.Writer, opts options) error 
 	for _, t := range chat.Tools() {
 		tools = append(tools, toolOf(t))
 	}
-	limit := &turnLimit{policy: maxTurns(opts.chat.MaxTurns)} // lab 03's turn limit, as a policy
 	agent := NewAgent(AgentOptions{
-		Config:       Config{Model: chat.Model(), Tools: tools, Sequential: opts.sequential, ShouldStopAfterTurn: limit.shouldStop},
+		// Lab 03's turn limit, as a policy.
+		Config:       Config{Model: chat.Model(), Tools: tools, Sequential: opts.sequential, ShouldStopAfterTurn: maxTurns(opts.chat.MaxTurns)},
 		SteeringMode: opts.queueMode, FollowUpMode: opts.queueMode,
 	})
 	s := talk.Show{Printer: opts.out.Printer(stdout), Errw: stderr, Trace: opts.trace}
-	return chat.Run(ctx, s, agent, runs(agent, chat.Clock(), limit))
+	return chat.Run(ctx, s, agent, runs(agent, chat.Clock(), opts.chat.MaxTurns))
 }

@@ -237,6 +237,31 @@ func TestChatCtrlC(t *testing.T) {
 	})
 }
 
+// TestChatCtrlCStopsEveryCallAtOnce: Ctrl-C while three lookups run in
+// parallel ends all three at once, as Pi's Agent.abort() does, without
+// waiting for Cairo's 400 ms; they end in the order they started, on every
+// run, and the next request is aborted.
+func TestChatCtrlCStopsEveryCallAtOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		term := startChat(t, "-chat")
+		term.typeLine("What is the weather in Oslo, Lima and Cairo?")
+		term.after(think + 21*word + 100*time.Millisecond) // every lookup takes 200 ms or more
+		start := time.Now()
+		term.ctrlC()
+		assert.Zero(t, time.Since(start), "the calls end at once")
+		require.NoError(t, term.end())
+		inOrder(t, term.stdout.String(),
+			"turn 1 · start call_3 weather {\"city\":\"Cairo\"}",
+			"turn 1 · done call_1 weather ⇒ error: weather in Oslo: context canceled",
+			"(Ctrl-C: the run stops; Ctrl-C again ends the program at once)",
+			"turn 1 · done call_2 weather ⇒ error: weather in Lima: context canceled",
+			"turn 1 · done call_3 weather ⇒ error: weather in Cairo: context canceled",
+			"turn 2 · model request aborted: assistant model: context canceled",
+			"loop ended: 2 turns, stop reason aborted",
+		)
+	})
+}
+
 // TestAClosedTerminalKeepsTheRecording: SIGHUP, as when the terminal
 // closes, or SIGTERM ends the session as a Ctrl-C and the end of input
 // would together: the run in progress stops, and the recording is written.

@@ -51,10 +51,10 @@ func demoParts(mode QueueMode, sequential bool) []part {
 	whileSearching := "tool_execution_start call_1"
 	return []part{
 		{
-			title:  "steering and follow-up, queue mode " + string(mode),
-			setup:  []string{"while the search runs, the user types two steering messages; after turn 1, a follow-up"},
-			agent:  options(search(false)),
-			prompt: flightsPrompt,
+			title:   "steering and follow-up, queue mode " + string(mode),
+			setup:   []string{"while the search runs, the user types two steering messages; after turn 1, a follow-up"},
+			agent:   options(search(false)),
+			prompts: []string{flightsPrompt},
 			plan: []scenario.UserMessage{
 				{At: whileSearching, Text: "Only direct flights."},
 				{At: whileSearching, Text: "Under 900 €, please."},
@@ -62,17 +62,17 @@ func demoParts(mode QueueMode, sequential bool) []part {
 			},
 		},
 		{
-			title:  "a tool result that terminates the run",
-			setup:  []string{"the search hands its result straight to the user: its result asks to terminate"},
-			agent:  options(search(true)),
-			prompt: flightsPrompt,
+			title:   "a tool result that terminates the run",
+			setup:   []string{"the search hands its result straight to the user: its result asks to terminate"},
+			agent:   options(search(true)),
+			prompts: []string{flightsPrompt},
 		},
 		{
-			title:  "terminate, with a steering message waiting",
-			setup:  []string{"the same terminating search; while it runs, the user types a steering message"},
-			agent:  options(search(true)),
-			prompt: flightsPrompt,
-			plan:   []scenario.UserMessage{{At: whileSearching, Text: "Trains too, if there are any."}},
+			title:   "terminate, with a steering message waiting",
+			setup:   []string{"the same terminating search; while it runs, the user types a steering message"},
+			agent:   options(search(true)),
+			prompts: []string{flightsPrompt},
+			plan:    []scenario.UserMessage{{At: whileSearching, Text: "Trains too, if there are any."}},
 		},
 		{
 			title: "ShouldStopAfterTurn stops the run; Continue picks up the queue",
@@ -80,11 +80,10 @@ func demoParts(mode QueueMode, sequential bool) []part {
 				"a turn limit of 1, as a ShouldStopAfterTurn policy; while the search runs, the user steers",
 				"after the run, the agent continues from its history",
 			},
-			agent:        options(search(false)),
-			maxTurns:     1,
-			prompt:       flightsPrompt,
-			plan:         []scenario.UserMessage{{At: whileSearching, Text: "Only direct flights."}},
-			thenContinue: true,
+			agent:    options(search(false)),
+			maxTurns: 1,
+			prompts:  []string{flightsPrompt, ""}, // "" continues
+			plan:     []scenario.UserMessage{{At: whileSearching, Text: "Only direct flights."}},
 		},
 	}
 }

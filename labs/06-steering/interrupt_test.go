@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"testing/synctest"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -51,4 +53,75 @@ func TestAScenarioInterruptStopsOneRun(t *testing.T) {
 		assert.False(t, strings.Contains(stdout.String(), "start c"), "c is never prepared")
 		assert.Empty(t, stderr.String())
 	})
+}
+
+// TestAScenarioInterruptActsAtOnce: a Ctrl-C while calls run acts at its
+// event, as Pi's Agent.abort() does: the calls still running end at once,
+// with their context's error, in the order they started, although b would
+// have ended first; a call that ended before keeps its result. The next
+// request is aborted, and the session goes on.
+func TestAScenarioInterruptActsAtOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "interrupt.json")
+	require.NoError(t, os.WriteFile(path, []byte(`{
+		"prompt": "Look up three things.",
+		"nextPrompts": ["Just say hello."],
+		"replies": [
+			{"text": "Looking.", "toolCalls": [{"id": "a", "name": "x"}, {"id": "b", "name": "x"}, {"id": "c", "name": "x"}]},
+			{"text": "never said"},
+			{"text": "Hello."}
+		],
+		"tools": {"x": {"result": "found", "durationMs": 100}},
+		"calls": {"a": {"durationMs": 900}, "b": {"durationMs": 600}, "c": {"updates": ["halfway"], "durationMs": 400}},
+		"interrupts": [{"at": "tool_execution_update c"}]
+	}`), 0o644))
+	synctest.Test(t, func(t *testing.T) {
+		var stdout, stderr bytes.Buffer
+		start := time.Now()
+		require.NoError(t, run(context.Background(), []string{"-scenario", path}, &stdout, &stderr))
+		assert.Equal(t, 200*time.Millisecond, time.Since(start), "the run ends at c's update, halfway through its 400 ms")
+		inOrder(t, stdout.String(),
+			"turn 1 · c reports: halfway",
+			"(the user presses Ctrl-C)",
+			"turn 1 · done a x ⇒ error: context canceled",
+			"turn 1 · done b x ⇒ error: context canceled",
+			"turn 1 · done c x ⇒ error: context canceled",
+			"turn 2 · model request aborted: scripted model: context canceled",
+			"loop ended: 2 turns, stop reason aborted",
+			"turn 1 · model said: Hello.",
+		)
+		assert.Empty(t, stderr.String())
+	})
+}
+
+// TestACtrlCAtAnyWordStopsTheReply: a Ctrl-C while any word of a reply
+// streams in, the last one included, stops the reply: it ends aborted, its
+// tool call never runs, and the run ends without a follow-up poll, so the
+// follow-up stays queued, as in Pi, where the provider checks the signal
+// once the stream has ended.
+func TestACtrlCAtAnyWordStopsTheReply(t *testing.T) {
+	const words = 4 // "I will search now."
+	for at := 1; at <= words; at++ {
+		t.Run(fmt.Sprintf("at word %d of %d", at, words), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "words.json")
+			require.NoError(t, os.WriteFile(path, []byte(fmt.Sprintf(`{
+				"prompt": "Search.",
+				"replies": [{"text": "I will search now.", "toolCalls": [{"id": "s", "name": "search"}]}, {"text": "never said"}],
+				"tools": {"search": {"result": "found"}},
+				"followUp": [{"text": "And then?"}],
+				"interrupts": [{"at": "message_update assistant", "occurrence": %d}]
+			}`, at)), 0o644))
+			synctest.Test(t, func(t *testing.T) {
+				var stdout, stderr bytes.Buffer
+				require.NoError(t, run(context.Background(), []string{"-scenario", path, "-trace"}, &stdout, &stderr))
+				assert.Equal(t, strings.Repeat("message_update assistant\n", at)+`message_end assistant
+turn_end results=0
+agent_end messages=2
+`, stdout.String()[strings.Index(stdout.String(), "message_update"):])
+				stdout.Reset()
+				require.NoError(t, run(context.Background(), []string{"-scenario", path}, &stdout, &stderr))
+				assert.Contains(t, stdout.String(), `the agent's history holds 2 messages; still queued: follow-up "And then?"`)
+				assert.NotContains(t, stdout.String(), "start s")
+			})
+		})
+	}
 }

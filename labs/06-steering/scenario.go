@@ -30,31 +30,43 @@ func runScenario(ctx context.Context, stdout, stderr io.Writer, opts options) er
 }
 
 // scenarioPart turns a scenario into a part the demo's show can run: its
-// replies are the model, its tools fake tools on a demo clock, its blocks a
-// BeforeToolCall hook, its steer, followUp and interrupts the simulated
-// user's plan, its nextPrompts later runs, and its stopAfterTurn the turn
-// limit as a ShouldStopAfterTurn policy.
+// replies are the model, its tools fake tools on a demo clock, its history
+// the agent's, its hooks given as data the Config's hooks, its steer,
+// followUp, whileRunning and interrupts the simulated user's plan, its
+// runs the part's prompts, and its stopAfterTurn the turn limit as a
+// ShouldStopAfterTurn policy.
 func scenarioPart(s *scenario.Scenario) part {
 	clock := democlock.New()
 	var tools []Tool
 	for _, t := range s.FakeTools() {
 		tools = append(tools, fakeTool(clock, t))
 	}
-	cfg := Config{Model: s.Model(), Tools: tools, Sequential: s.Sequential()}
+	hooks := s.Hooks()
+	cfg := Config{Model: s.Model(), Tools: tools, Sequential: s.Sequential(), TransformContext: hooks.Transform()}
 	if s.Blocks() {
 		cfg.BeforeToolCall = func(_ context.Context, c BeforeToolCallContext) (BeforeToolCallResult, error) {
-			reason, blocked := s.Blocked(c.ToolCall.Name, c.ToolCall.ID)
+			reason, blocked := hooks.Before(c.ToolCall.Name, c.ToolCall.ID, c.Args)
 			return BeforeToolCallResult{Block: blocked, Reason: reason}, nil
 		}
 	}
+	if len(s.AfterToolCall) > 0 {
+		cfg.AfterToolCall = func(_ context.Context, c AfterToolCallContext) (AfterToolCallResult, error) {
+			content, isError, terminate := hooks.After(c.ToolCall.Name)
+			return AfterToolCallResult{Content: content, IsError: isError, Terminate: terminate}, nil
+		}
+	}
+	if len(s.PrepareNextTurn) > 0 {
+		cfg.PrepareNextTurn = func(context.Context, TurnContext) NextTurn { return NextTurn{Model: hooks.NextModel()} }
+	}
 	mode := QueueMode(s.Mode())
 	return part{
+		setup:    s.Setup(),
 		clock:    clock,
-		agent:    AgentOptions{Config: cfg, SteeringMode: mode, FollowUpMode: mode},
+		agent:    AgentOptions{Config: cfg, SteeringMode: mode, FollowUpMode: mode, History: s.Messages()},
 		maxTurns: s.StopAfterTurn,
-		prompt:   s.Prompt,
-		more:     s.NextPrompts,
+		prompts:  s.Prompts(),
 		plan:     s.UserMessages(),
+		hooks:    hooks,
 	}
 }
 

@@ -21,21 +21,69 @@ import (
 // These tests check how this lab binds a scenario to its Agent, and what
 // -scenario prints.
 
-// TestEveryFieldAtOnce runs testdata/every-field.json, which sets every
-// field of the format, defaults written out included ("error": "", "panic":
-// "", "terminate": false), and checks when each message enters the history
-// and what each field did.
+// TestEveryFieldAtOnce runs testdata/every-field.json and
+// testdata/every-field-runs.json, which between them set every field of
+// the format (runs replace prompt and nextPrompts, so no one file can),
+// defaults written out included ("error": "", "panic": "", "terminate":
+// false), and checks when each message enters the history and what each
+// field did.
 func TestEveryFieldAtOnce(t *testing.T) {
-	path := filepath.Join("testdata", "every-field.json")
-	data, err := os.ReadFile(path)
-	require.NoError(t, err)
-	var file any
-	require.NoError(t, json.Unmarshal(data, &file))
-	for _, field := range unsetFields(reflect.TypeFor[scenario.Scenario](), file) {
-		t.Errorf("%s sets every field of the format, but not %s", path, field)
+	paths := []string{filepath.Join("testdata", "every-field.json"), filepath.Join("testdata", "every-field-runs.json")}
+	var files []any
+	for _, path := range paths {
+		data, err := os.ReadFile(path)
+		require.NoError(t, err)
+		var file any
+		require.NoError(t, json.Unmarshal(data, &file))
+		files = append(files, file)
+	}
+	for _, field := range unsetFields(reflect.TypeFor[scenario.Scenario](), files...) {
+		t.Errorf("%s set every field of the format between them, but not %s", strings.Join(paths, " and "), field)
 	}
 
 	synctest.Test(t, func(t *testing.T) {
+		var stdout, stderr bytes.Buffer
+		require.NoError(t, run(context.Background(), []string{"-scenario", paths[1]}, &stdout, &stderr))
+		sameLines(t, strings.Join([]string{
+			"=== scenario every-field-runs.json ===",
+			"setup: history: user: an earlier question", // history, before any run
+			"setup: history: assistant: Looking it up. [calls h lookup {}]",
+			"setup: history: result of h: an earlier result",
+			"setup: transformContext shows the model only the last 2 of its messages",
+			`setup: beforeToolCall sets {"units":"C"} in the arguments of call a`,
+			`setup: afterToolCall gives every result of note content "replaced", isError true, terminate false`,
+			"setup: prepareNextTurn swaps the model, after turn 1 of the session, for one with 1 reply, until the run ends",
+			"--- Continue: the agent runs from the history it holds, with no new prompt ---", // runs[0].continue
+			"(transformContext shows the model the last 2 of its 3 messages)",
+			"turn 1 · model said: …", // stream false: said whole, at its end
+			`turn 1 · start a lookup {"city":"Oslo"}`,
+			`(the user sends the prompt "another prompt" while the agent works; the agent refuses: ` + ErrBusy.Error() + ")",
+			"turn 1 · start n note {}",
+			`turn 1 · done a lookup ⇒ {"city":"Oslo","units":"C"}`, // setArgs, echoArgs
+			"turn 1 · done n note ⇒ error: replaced",               // afterToolCall
+			"turn 1 · history ← result of a",
+			"turn 1 · history ← result of n",
+			"(the user asks the agent to continue while it works; the agent refuses: " + ErrBusy.Error() + ")",
+			"(prepareNextTurn: another model, with 1 reply, answers the rest of this run)",
+			"(transformContext shows the model the last 2 of its 6 messages)",
+			"turn 2 · model said: from the second model",
+			"loop ended: 2 turns, stop reason completed",
+			"the run added 4 messages: assistant, toolResult, toolResult, assistant",
+			"answer: from the second model",
+			"the agent's history holds 7 messages; nothing is queued",
+			"turn 1 · user: and a prompt", // runs[1].prompt
+			"(transformContext shows the model the last 2 of its 8 messages)",
+			"turn 1 · model said: the first model again: a swap lasts until its run ends",
+			"loop ended: 1 turn, stop reason completed",
+			"the run added 2 messages: user, assistant",
+			"answer: the first model again: a swap lasts until its run ends",
+			"the agent's history holds 9 messages; nothing is queued",
+		}, "\n")+"\n", stdout.String(), "every field of every-field-runs.json does what the format reference says")
+		assert.Empty(t, stderr.String())
+	})
+
+	synctest.Test(t, func(t *testing.T) {
+		path := paths[0]
 		var stdout, stderr bytes.Buffer
 		require.NoError(t, run(context.Background(), []string{"-scenario", path}, &stdout, &stderr))
 		sameLines(t, strings.Join([]string{
@@ -77,11 +125,11 @@ func TestEveryFieldAtOnce(t *testing.T) {
 	})
 }
 
-// unsetFields walks a decoded JSON value v along the type t it decodes
+// unsetFields walks decoded JSON values vs along the type t they decode
 // into, and returns each field of each struct type in t, such as
-// "Message.occurrence", that no object of that type in v sets: steer's
-// occurrence counts for Message, interrupts' for Interrupt.
-func unsetFields(t reflect.Type, v any) []string {
+// "Message.occurrence", that no object of that type in any of vs sets:
+// steer's occurrence counts for Message, interrupts' for Interrupt.
+func unsetFields(t reflect.Type, vs ...any) []string {
 	set := map[reflect.Type]map[string]bool{}
 	var types []reflect.Type
 	var walk func(reflect.Type, any)
@@ -123,7 +171,9 @@ func unsetFields(t reflect.Type, v any) []string {
 			}
 		}
 	}
-	walk(t, v)
+	for _, v := range vs {
+		walk(t, v)
+	}
 	var unset []string
 	for _, t := range types {
 		for i := range t.NumField() {
@@ -154,7 +204,7 @@ func TestScenarioBlocksAToolItDoesNotHave(t *testing.T) {
 	}`)
 	synctest.Test(t, func(t *testing.T) {
 		pt := scenarioPart(s)
-		events := collect(t, NewAgent(pt.agent), pt.prompt)
+		events := collect(t, NewAgent(pt.agent), pt.prompts[0])
 		var ends []string
 		for _, ev := range events {
 			if end, ok := ev.(ToolExecutionEnd); ok {
@@ -178,7 +228,7 @@ func TestScenarioPartBindsEachField(t *testing.T) {
 		"stopAfterTurn": 2
 	}`)
 	pt := scenarioPart(s)
-	assert.Equal(t, "hi", pt.prompt)
+	assert.Equal(t, []string{"hi"}, pt.prompts)
 	assert.True(t, pt.agent.Config.Sequential)
 	assert.Equal(t, All, pt.agent.SteeringMode)
 	assert.Equal(t, All, pt.agent.FollowUpMode)
@@ -237,7 +287,7 @@ func TestAScenarioNameIsQuotedOnlyWhenItMust(t *testing.T) {
 func TestScenarioRepliesRunOut(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		pt := scenarioPart(parse(t, `{"prompt": "hi", "replies": [{"toolCalls": [{"id": "a", "name": "x"}]}], "tools": {"x": {}}}`))
-		events := collect(t, NewAgent(pt.agent), pt.prompt)
+		events := collect(t, NewAgent(pt.agent), pt.prompts[0])
 		sum := summarize(events)
 		assert.Equal(t, ModelError, sum.stopReason())
 		assert.Equal(t, "scripted model: no reply left for request 2: the script holds 1", sum.last.ErrorMessage)

@@ -9,9 +9,8 @@ import (
 	"github.com/agent-loop-lab/agent-loop-lab/labs/talk"
 )
 
-// A part is one story the lab tells: an agent, a prompt, what the simulated
-// user does, and whether the agent continues after its first run. The demo's
-// parts and a scenario file are both parts.
+// A part is one story the lab tells: an agent, its runs, and what the
+// simulated user does. The demo's parts and a scenario file are both parts.
 type part struct {
 	title string
 	setup []string
@@ -19,53 +18,34 @@ type part struct {
 	// maxTurns.
 	agent    AgentOptions
 	maxTurns int
-	prompt   string
-	// more are the prompts of later runs, as a recorded chat has them.
-	more []string
-	plan []scenario.UserMessage
-	// thenContinue runs Continue after the first run.
-	thenContinue bool
+	// prompts start the runs, one each, in order; "" continues instead.
+	prompts []string
+	plan    []scenario.UserMessage
 	// clock, if set, is the clock the part's tools wait on.
 	clock *democlock.Clock
+	// hooks, if set, are a scenario's hooks, which say what they do.
+	hooks *scenario.Hooks
 }
 
-// play runs one part and prints it as s says: under the title "part n", or,
-// with n 0, under its title alone, as a scenario's run. The package talk runs
-// the simulated user. It returns cli.ErrInterrupted if Ctrl-C ended a run.
+// play runs one part and prints it as s says: under the title "part n",
+// or, with n 0, under its title alone, as a scenario's run. The package
+// talk runs the simulated user. It returns cli.ErrInterrupted if Ctrl-C
+// ended a run.
 func play(ctx context.Context, s talk.Show, n int, pt part) error {
-	var limit *turnLimit
 	if pt.maxTurns > 0 {
-		limit = &turnLimit{policy: maxTurns(pt.maxTurns)}
-		pt.agent.Config.ShouldStopAfterTurn = limit.shouldStop
+		pt.agent.Config.ShouldStopAfterTurn = maxTurns(pt.maxTurns)
 	}
 	agent := NewAgent(pt.agent)
-	prompts := append([]string{pt.prompt}, pt.more...)
-	if pt.thenContinue {
-		prompts = append(prompts, "") // "" continues
-	}
-	script := talk.Script{Title: pt.title, Setup: pt.setup, Prompts: prompts, Plan: pt.plan, Clock: pt.clock}
-	return s.Play(ctx, n, script, agent, runs(agent, pt.clock, limit))
+	script := talk.Script{Title: pt.title, Setup: pt.setup, Prompts: pt.prompts, Plan: pt.plan, Hooks: pt.hooks, Clock: pt.clock}
+	return s.Play(ctx, n, script, agent, runs(agent, pt.clock, pt.maxTurns))
 }
 
-// A turnLimit is a part's ShouldStopAfterTurn policy, which remembers
-// whether it stopped the run: no event says so (summary.stopReason).
-type turnLimit struct {
-	policy  func(context.Context, TurnContext) bool
-	stopped bool
-}
-
-// shouldStop asks the policy, and remembers its answer. Every turn asks
-// but a failed or aborted one, which says itself why the run ended.
-func (l *turnLimit) shouldStop(ctx context.Context, t TurnContext) bool {
-	l.stopped = l.policy(ctx, t)
-	return l.stopped
-}
-
-// runs returns how the show runs agent once, and prints its events: with
+// runs returns how a show runs agent once, and prints its events: with
 // each event, it notes what the run's summary needs, prints the event in
 // the narrative, hands its trace line to the session, and tells the clock
-// the tools wait on. limit, if not nil, is the agent's ShouldStopAfterTurn.
-func runs(agent *Agent, clock *democlock.Clock, limit *turnLimit) talk.Run {
+// the tools wait on. limit, if not 0, is the turn limit of the agent's
+// ShouldStopAfterTurn policy (maxTurns).
+func runs(agent *Agent, clock *democlock.Clock, limit int) talk.Run {
 	return func(ctx context.Context, prompt string, nar *narrative.Run, see func(string)) error {
 		sum := summary{limit: limit}
 		handle := func(Event) {}

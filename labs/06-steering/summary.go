@@ -3,8 +3,8 @@ package main
 import "github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 
 // StopReason says why a run ended. Pi's events carry no such thing: the
-// workbook reads it off the events, and off the one decision they do not
-// show, ShouldStopAfterTurn's.
+// workbook reads it off the events, and off the turn limit, whose
+// ShouldStopAfterTurn policy decides where no event shows it.
 type StopReason string
 
 // The ways a run ends.
@@ -34,9 +34,9 @@ type summary struct {
 	ends, terminating int
 	// added are the messages the run added, from agent_end.
 	added []fakemodel.Message
-	// limit, if not nil, is the run's ShouldStopAfterTurn policy, which
-	// says whether it ended the run.
-	limit *turnLimit
+	// limit, if not 0, is the turn limit of the run's ShouldStopAfterTurn
+	// policy, maxTurns, which every turn asks but a failed or aborted one.
+	limit int
 }
 
 func (s *summary) observe(ev Event) {
@@ -63,7 +63,7 @@ func (s summary) stopReason() StopReason {
 		return ModelError
 	case s.last.StopReason == fakemodel.StopReasonAborted:
 		return Aborted
-	case s.limit != nil && s.limit.stopped:
+	case s.limit > 0 && s.turns >= s.limit:
 		return Stopped
 	case len(s.last.ToolCalls) > 0 && s.ends > 0 && s.terminating == s.ends:
 		return Terminated

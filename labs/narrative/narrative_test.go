@@ -126,6 +126,17 @@ func TestThinkingHasALineOfItsOwn(t *testing.T) {
 	}
 }
 
+// TestAReplyThatDidNotStreamIsSaidWhole: a reply that arrives whole, with
+// no chunk, as from a provider that does not stream, is printed at its end.
+func TestAReplyThatDidNotStreamIsSaidWhole(t *testing.T) {
+	var out bytes.Buffer
+	r := NewPrinter(&out).Run()
+	r.NextTurn()
+	r.MessageEnd(fakemodel.AssistantMessage{Text: "Hi there!"})
+	r.MessageEnd(fakemodel.AssistantMessage{})
+	assert.Equal(t, "turn 1 · model said: Hi there!\n", out.String(), "an empty reply says nothing")
+}
+
 func TestHowARunEnded(t *testing.T) {
 	history := []fakemodel.Message{
 		fakemodel.UserMessage{}, fakemodel.AssistantMessage{},

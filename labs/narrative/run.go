@@ -136,8 +136,9 @@ func (r *Run) Aside(text string) {
 }
 
 // MessageEnd prints the end of a message: for the model's reply, the end of
-// its line, and a line if the request failed or was aborted; for a tool
-// result, that it entered the history.
+// its line, or the whole line of a reply that arrived without streaming,
+// and a line if the request failed or was aborted; for a tool result, that
+// it entered the history.
 func (r *Run) MessageEnd(m fakemodel.Message) {
 	if r.draw != nil {
 		r.drawMessage(m)
@@ -145,6 +146,11 @@ func (r *Run) MessageEnd(m fakemodel.Message) {
 	}
 	switch m := m.(type) {
 	case fakemodel.AssistantMessage:
+		if r.open != textLine && m.Text != "" {
+			// A reply that did not stream: its text comes whole.
+			r.startLine(textLine, "model said:")
+			fmt.Fprint(r.w, m.Text)
+		}
 		if r.open != noLine {
 			fmt.Fprintln(r.w)
 			r.open = noLine

@@ -14,7 +14,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
@@ -115,6 +114,13 @@ func (o Options) Check(fs *cli.FlagSet, stderr io.Writer) error {
 // session goes on; a second Ctrl-C before the run has stopped ends the
 // program at once. Ctrl-C while the agent is idle, or the end of input
 // once the run has ended, ends the session.
+//
+// Ctrl-C acts at once, as Pi's Agent.abort() does: the calls that run and
+// the request to the model see it the moment it comes (cut), and the calls
+// end in the order they started, on the demo clock. The loop's own context
+// is cancelled at the next event, so that a recording can name the event
+// where the run stopped and replay it exactly: whatever the loop decides
+// before that event, it decided before the Ctrl-C could reach it.
 type Chat struct {
 	model  *liveModel
 	tools  []Tool
@@ -144,14 +150,18 @@ type Chat struct {
 
 // A liveRun is one run of a chat.
 type liveRun struct {
-	// interrupted is closed at Ctrl-C.
-	interrupted chan struct{}
-	cancel      context.CancelFunc
-	nar         *narrative.Run
+	// cut is the context of the run's tool calls and model requests: Ctrl-C
+	// cancels it (cutOff), at once. All the calls share it, so that the
+	// demo clock sees all of them cancelled at the same moment, and ends
+	// them in the order they started.
+	cut    context.Context
+	cutOff context.CancelFunc
+	// cancel cancels the run's own context, and cut with it.
+	cancel context.CancelFunc
+	nar    *narrative.Run
 	// What follows is the loop goroutine's.
-	cancelled bool // the run's context is cancelled
-	prompted  bool // the prompt has not entered yet
-	calls     scenario.CallWatch
+	cancelled bool     // the run's context is cancelled
+	prompted  bool     // the prompt has not entered yet
 	entering  []queued // taken at the last poll, not entered yet
 }
 
@@ -161,16 +171,12 @@ type queued struct {
 	text     string
 }
 
+// interrupted reports whether Ctrl-C came, or the run has ended.
+func (r *liveRun) interrupted() bool { return r.cut.Err() != nil }
+
 // interruptedNow reports whether Ctrl-C came, and has not cancelled the
-// run yet.
-func (r *liveRun) interruptedNow() bool {
-	select {
-	case <-r.interrupted:
-		return !r.cancelled
-	default:
-		return false
-	}
-}
+// run's own context yet.
+func (r *liveRun) interruptedNow() bool { return r.interrupted() && !r.cancelled }
 
 // NewChat returns a chat as opts say: with the offline model, or a real
 // one, and the tools of the fake world, waiting on a demo clock. queueMode
@@ -257,11 +263,11 @@ func (c *Chat) Run(ctx context.Context, s Show, agent Agent, run Run) error {
 		eof, lines = true, nil
 		switch {
 		case done == nil:
-		case isClosed(c.current.interrupted):
+		case c.current.interrupted():
 			c.current.cancel()
 		default:
 			c.say(fmt.Sprintf("(%s: the run stops, and the session ends)", why)) // first, as at Ctrl-C
-			close(c.current.interrupted)
+			c.current.cutOff()
 		}
 	}
 	for {
@@ -293,16 +299,16 @@ func (c *Chat) Run(ctx context.Context, s Show, agent Agent, run Run) error {
 			switch {
 			case done == nil:
 				return c.finish()
-			case isClosed(c.current.interrupted):
+			case c.current.interrupted():
 				c.current.cancel()
 				return cli.ErrInterrupted
 			default:
 				// The note first: the run prints it after its next
-				// event, and only close lets the run react, so the note
+				// event, and only cutOff lets the run react, so the note
 				// comes right after the first line the Ctrl-C causes,
 				// never later, on every run.
 				c.say("(Ctrl-C: the run stops; Ctrl-C again ends the program at once)")
-				close(c.current.interrupted)
+				c.current.cutOff()
 			}
 		case sig := <-hangups:
 			hangUp(sig.String())
@@ -380,16 +386,6 @@ func readLine(in *bufio.Reader) (line, error) {
 	}
 }
 
-// isClosed reports whether ch is closed.
-func isClosed(ch <-chan struct{}) bool {
-	select {
-	case <-ch:
-		return true
-	default:
-		return false
-	}
-}
-
 // typed handles a line the user typed, while the agent works or not, and
 // returns the prompt to run, if the line is one.
 func (c *Chat) typed(text string, working bool) (prompt string, ok bool) {
@@ -421,13 +417,13 @@ func (c *Chat) typed(text string, working bool) (prompt string, ok bool) {
 
 // check returns what makes a typed line unfit to send, or "": it must be
 // valid UTF-8 and print as it is, because the narrative prints it, and a
-// scenario file holds it, as it is.
+// scenario file holds it, as it is. The rule is the scenario format's own
+// (scenario.Unprintable), so that a recording replays.
 func check(text string) string {
 	if !utf8.ValidString(text) {
 		return "the line is not valid UTF-8"
 	}
-	if i := strings.IndexFunc(text, func(r rune) bool { return r != ' ' && !unicode.IsPrint(r) }); i >= 0 {
-		r, _ := utf8.DecodeRuneInString(text[i:])
+	if r, found := scenario.Unprintable(text); found {
 		return fmt.Sprintf("the line holds %U, a character that does not print as itself; type it again without it", r)
 	}
 	return ""
@@ -468,10 +464,11 @@ func (c *Chat) say(text string) {
 func (c *Chat) start(ctx context.Context, prompt string, run Run) chan error {
 	c.rec.Prompt(prompt)
 	ctx, cancel := context.WithCancel(ctx)
-	r := &liveRun{interrupted: make(chan struct{}), cancel: cancel, prompted: true, nar: c.show.begin(false, c.clock)}
+	r := &liveRun{cancel: cancel, prompted: true, nar: c.show.begin(false, false, c.clock)}
 	if r.nar != nil {
 		ctx = fakemodel.WithOnThinking(ctx, r.nar.Thinking)
 	}
+	r.cut, r.cutOff = context.WithCancel(ctx)
 	c.mu.Lock()
 	c.current = r
 	c.mu.Unlock()
@@ -498,9 +495,9 @@ func (c *Chat) see(traceLine string) {
 	}
 	c.asides = nil
 	c.mu.Unlock()
-	// A Ctrl-C cancels the run at the first event where no tool call
-	// runs: the calls that ran saw it already, and ended.
-	if quiet := r.calls.See(traceLine); quiet && r.interruptedNow() {
+	// A Ctrl-C cancels the run's own context at the first event after it:
+	// the calls and the model saw it already (cut).
+	if r.interruptedNow() {
 		c.cancelRun(r)
 	}
 }

@@ -20,8 +20,8 @@ import (
 // offline one or a real one. It changes nothing of the loop's steps; it
 // makes what a model sends safe to print and possible to record:
 //
-//   - Ctrl-C stops the request at once: a real model may think for a
-//     minute before its first word.
+//   - Ctrl-C stops the request at once, even after the reply's last word:
+//     a real model may think for a minute before its first word.
 //   - Text reaches the loop in whole words, as the fake models stream it,
 //     so that a recording replays in the same message_update events.
 //   - Text, arguments and error messages print as they are: any character
@@ -47,7 +47,7 @@ type liveModel struct {
 // as it comes, and records them.
 func (m *liveModel) Reply(ctx context.Context, req fakemodel.Request) (fakemodel.AssistantMessage, error) {
 	r := m.chat.current
-	mctx, stop := untilInterrupted(ctx, r.interrupted)
+	mctx, stop := untilCut(ctx, r.cut)
 	defer stop()
 	var (
 		words    wordBuffer
@@ -91,7 +91,9 @@ func (m *liveModel) Reply(ctx context.Context, req fakemodel.Request) (fakemodel
 			deliver(rest)
 		}
 	}
-	if err == nil && cut {
+	// A Ctrl-C while the last word was shown still stops the reply, as
+	// Model's contract says.
+	if err == nil && (cut || mctx.Err() != nil || r.interrupted()) {
 		err = fmt.Errorf("the reply stopped streaming: %w", context.Canceled)
 	}
 	m.chat.rec.Thinking(thought.String())
@@ -250,9 +252,10 @@ func (c *Chat) liveTool(t Tool) Tool {
 		}
 		return args, err
 	}
-	t.Run = func(ctx context.Context, toolCallID string, args any, report func(string)) (string, bool, error) {
-		ctx, stop := untilInterrupted(ctx, c.current.interrupted)
-		defer stop()
+	t.Run = func(_ context.Context, toolCallID string, args any, report func(string)) (string, bool, error) {
+		// The run's cut context: Ctrl-C cancels it at once, and it ends
+		// with the run (liveRun).
+		ctx := c.current.cut
 		out, terminate, err := run(ctx, toolCallID, args, func(note string) {
 			note = cli.Printable(note)
 			c.rec.Update(toolCallID, note)
@@ -270,21 +273,13 @@ func (c *Chat) liveTool(t Tool) Tool {
 	return t
 }
 
-// untilInterrupted returns a context that is cancelled when ctx is, or when
-// interrupted is closed, and a function that releases it.
-func untilInterrupted(ctx context.Context, interrupted <-chan struct{}) (context.Context, func()) {
+// untilCut returns a context that is cancelled when ctx is, or when cut is,
+// and a function that releases it.
+func untilCut(ctx, cut context.Context) (context.Context, func()) {
 	ctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() {
-		select {
-		case <-interrupted:
-			cancel()
-		case <-ctx.Done():
-		case <-done:
-		}
-	}()
+	stop := context.AfterFunc(cut, cancel)
 	return ctx, func() {
-		close(done)
+		stop()
 		cancel()
 	}
 }

@@ -91,15 +91,35 @@ func TestScreenKeepsLineBreaksAndTabs(t *testing.T) {
 // TestCtrlCStopsTheModelAtOnce: Ctrl-C ends a request the model still
 // thinks about, without waiting for it; what streamed before counts.
 func TestCtrlCStopsTheModelAtOnce(t *testing.T) {
-	c := &Chat{current: &liveRun{interrupted: make(chan struct{}), cancel: func() {}}}
+	c := &Chat{current: &liveRun{cancel: func() {}}}
+	c.current.cut, c.current.cutOff = context.WithCancel(context.Background())
 	// Ctrl-C comes while the model waits, after its first word and a half.
-	ctrlC := func() { close(c.current.interrupted) }
-	c.model = &liveModel{chat: c, ids: map[string]bool{}, model: stalls{then: ctrlC}}
+	c.model = &liveModel{chat: c, ids: map[string]bool{}, model: stalls{then: c.current.cutOff}}
 	var chunks []string
 	_, err := c.model.Reply(context.Background(), fakemodel.Request{OnText: func(s string) { chunks = append(chunks, s) }})
 	assert.EqualError(t, err, "stalled: context canceled")
 	assert.Equal(t, []string{"Thinking "}, chunks, "the words that came whole")
 	assert.True(t, c.current.cancelled, "the run is cancelled where the loop waits for the reply")
+}
+
+// TestCtrlCAfterTheLastWordStopsTheReply: the offline model has written
+// its whole reply, and Ctrl-C comes while its last word is shown. The
+// reply is not returned: the request counts as stopped, as Model's
+// contract says, with every word that was shown.
+func TestCtrlCAfterTheLastWordStopsTheReply(t *testing.T) {
+	c := &Chat{current: &liveRun{cancel: func() {}}}
+	c.current.cut, c.current.cutOff = context.WithCancel(context.Background())
+	c.model = &liveModel{chat: c, ids: map[string]bool{}, model: fakemodel.Scripted(fakemodel.AssistantMessage{Text: "All done now."})}
+	var chunks []string
+	_, err := c.model.Reply(context.Background(), fakemodel.Request{OnText: func(s string) {
+		chunks = append(chunks, s)
+		if s == "now." {
+			c.current.cutOff()
+		}
+	}})
+	assert.EqualError(t, err, "the reply stopped streaming: context canceled")
+	assert.Equal(t, []string{"All ", "done ", "now."}, chunks)
+	assert.True(t, c.current.cancelled)
 }
 
 // stalls is a model that says a word and a half, calls then, and waits

@@ -4,7 +4,7 @@
 // a person at a terminal (Chat: -chat). Either way the user acts at events,
 // inside the lab's event handler, so that a message typed while the agent
 // works is in its queue before the loop's next poll, and a Ctrl-C cancels
-// a run where no tool call runs (scenario.CallWatch).
+// the run at an event, which a recording can name.
 //
 // The lab keeps what it teaches: its Agent, its events, and how an event
 // prints (a Run). This package holds the machinery no lab teaches: reading
@@ -67,36 +67,62 @@ type Script struct {
 	// Clock, if set, is the demo clock the session's tools wait on, which
 	// a timeline of the session reads (narrative.Output).
 	Clock *democlock.Clock
+	// Hooks, if set, are a scenario's hooks, which say what they do in
+	// the narrative.
+	Hooks *scenario.Hooks
 }
 
 // Play runs script on agent, one run per prompt, and prints it under the
 // title "part n", or, with n 0, under its title alone. The simulated user
 // sees every event; a Ctrl-C of its plan cancels the run it comes in, and
-// the session goes on. Play returns cli.ErrInterrupted once ctx is
-// cancelled, by the real Ctrl-C, after the run that saw it.
+// the session goes on, as it does when the agent refuses a run, a Continue
+// for instance. A script with no prompt runs nothing: the user does what
+// it does before a run, and the agent's state is printed. Play returns
+// cli.ErrInterrupted once ctx is cancelled, by the real Ctrl-C, after the
+// run that saw it.
 func (s Show) Play(ctx context.Context, n int, script Script, agent Agent, run Run) error {
 	user := scenario.NewUser(script.Plan, agent)
 	if !s.Trace {
 		s.Printer.Part(n, script.Title, script.Setup)
 	}
+	if len(script.Prompts) == 0 {
+		if !s.Trace {
+			user.Say = s.Printer.Line
+		}
+		user.BeforeRun()
+		s.state(agent)
+	}
 	for i, prompt := range script.Prompts {
-		nar := s.begin(i > 0 && prompt == "", script.Clock)
+		nar := s.begin(prompt == "", i > 0, script.Clock)
 		user.Say = nil
 		if nar != nil {
 			user.Say = nar.Aside
+		}
+		if script.Hooks != nil {
+			script.Hooks.Say = user.Say
 		}
 		runCtx, cancel := context.WithCancel(ctx)
 		if nar != nil {
 			runCtx = fakemodel.WithOnThinking(runCtx, nar.Thinking)
 		}
 		user.Interrupt = cancel
+		user.Try = func(prompt string) error { return run(runCtx, prompt, nil, func(string) {}) }
 		user.BeforeRun()
+		started := false
 		err := run(runCtx, prompt, nar, func(line string) {
+			started = true
 			s.line(line)
 			user.See(line)
 		})
 		cancel()
-		if err != nil {
+		switch {
+		case err != nil && !started && !s.Trace:
+			// The agent refused the run, as Pi's refuses a Continue with
+			// nothing to continue from. No event came, so a trace shows
+			// nothing of it.
+			s.Printer.Line("the agent refuses: " + err.Error())
+		case err != nil && !started:
+		case err != nil:
 			return err
 		}
 		s.state(agent)
@@ -110,14 +136,18 @@ func (s Show) Play(ctx context.Context, n int, script Script, agent Agent, run R
 	return nil
 }
 
-// begin returns the narrative of a new run whose tools wait on clock, or nil
-// in a trace. A Continue after an earlier run says so.
-func (s Show) begin(continues bool, clock *democlock.Clock) *narrative.Run {
+// begin returns the narrative of a new run whose tools wait on clock, or
+// nil in a trace. A Continue says so, and whether an earlier run came
+// before it.
+func (s Show) begin(continues, again bool, clock *democlock.Clock) *narrative.Run {
 	if s.Trace {
 		return nil
 	}
-	if continues {
+	switch {
+	case continues && again:
 		s.Printer.Line("--- Continue: the agent runs again from its history, with no new prompt ---")
+	case continues:
+		s.Printer.Line("--- Continue: the agent runs from the history it holds, with no new prompt ---")
 	}
 	return s.Printer.TimedRun(clock)
 }

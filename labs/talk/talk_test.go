@@ -3,6 +3,7 @@ package talk
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"strings"
 	"testing"
@@ -143,4 +144,73 @@ func TestLinesAreReadAsAScannerReadsThem(t *testing.T) {
 		got = append(got, l)
 	}
 	assert.Equal(t, []line{{text: "one"}, {text: ""}, {text: "two"}, {text: long}, {tooLong: true}, {text: "last"}}, got)
+}
+
+// TestPlayGoesOnAfterARefusedRun: a run the agent refuses before any event,
+// such as a Continue with nothing to continue from, is said in the
+// narrative, and nowhere in a trace; the session goes on with its next run.
+// A run that fails after its first event ends the session with its error.
+func TestPlayGoesOnAfterARefusedRun(t *testing.T) {
+	refusing := func(ctx context.Context, prompt string, nar *narrative.Run, see func(string)) error {
+		if prompt == "" {
+			return errors.New("cannot continue")
+		}
+		see("agent_start")
+		see("agent_end messages=1")
+		return nil
+	}
+	script := Script{Title: "x", Prompts: []string{"", "hi"}}
+	var out, errw bytes.Buffer
+	require.NoError(t, Show{Printer: narrative.NewPrinter(&out), Errw: &errw}.Play(context.Background(), 0, script, &anAgent{}, refusing))
+	assert.Equal(t, `=== x ===
+--- Continue: the agent runs from the history it holds, with no new prompt ---
+the agent refuses: cannot continue
+the agent's history holds 0 messages; nothing is queued
+the agent's history holds 0 messages; nothing is queued
+`, out.String())
+	out.Reset()
+	require.NoError(t, Show{Printer: narrative.NewPrinter(&out), Errw: &errw, Trace: true}.Play(context.Background(), 0, script, &anAgent{}, refusing))
+	assert.Equal(t, "agent_start\nagent_end messages=1\n", out.String())
+	assert.Empty(t, errw.String())
+
+	failing := func(ctx context.Context, prompt string, nar *narrative.Run, see func(string)) error {
+		see("agent_start")
+		return errors.New("output lost")
+	}
+	assert.EqualError(t, Show{Printer: narrative.NewPrinter(&out), Trace: true}.Play(context.Background(), 0, script, &anAgent{}, failing), "output lost")
+}
+
+// TestPlayWithNoRun: a script with no prompt runs nothing: the user does
+// what it does before a run, and the agent's state is said.
+func TestPlayWithNoRun(t *testing.T) {
+	var out bytes.Buffer
+	agent := &anAgent{}
+	script := Script{Title: "x", Plan: []scenario.UserMessage{{Text: "queued"}}}
+	run := func(context.Context, string, *narrative.Run, func(string)) error { t.Error("nothing runs"); return nil }
+	require.NoError(t, Show{Printer: narrative.NewPrinter(&out)}.Play(context.Background(), 0, script, agent, run))
+	assert.Equal(t, "=== x ===\n(the user types a steering message: \"queued\")\nthe agent's history holds 0 messages; still queued: steering message \"queued\"\n", out.String())
+}
+
+// TestChatRefusesWhatAScenarioRefuses: a line typed at -chat is refused
+// for the same characters as a text of a scenario file, so that what a
+// person types always fits a recording: each character is sent by both or
+// by neither. It tries every character up to U+2FFF, where the controls,
+// the spaces, the zero-width and the bidirectional characters are, and the
+// format characters beyond: U+FEFF, the interlinear annotations, the tags.
+func TestChatRefusesWhatAScenarioRefuses(t *testing.T) {
+	var runes []rune
+	for r := rune(0); r <= 0x2FFF; r++ {
+		runes = append(runes, r)
+	}
+	runes = append(runes, 0xFEFF, 0xFFF9, 0xFFFA, 0xFFFB, 0x1D173, 0xE0001, 0xE0020, 0xE0041, 0xE007F, 0xF0000)
+	for _, r := range runes {
+		if strings.ContainsRune("\n\r\u2028\u2029\"\\", r) {
+			continue // a line holds no line break; JSON escapes " and \
+		}
+		text := "a" + string(r)
+		_, err := scenario.Parse("x.json", []byte(`{"prompt": "`+text+`"}`))
+		if refused := check(text) != ""; refused != (err != nil) {
+			t.Fatalf("%U: -chat refuses it: %v; the scenario format: %v", r, refused, err)
+		}
+	}
 }

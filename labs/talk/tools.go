@@ -33,15 +33,15 @@ type Tool struct {
 
 // FakeTool returns the tool t of a scenario, or of lab 06's demo: it takes
 // any JSON object as its arguments (scenario.Args), and each call does what
-// t says for its ID (scenario.Action.Do), waiting on clock; with a nil
+// t says for its ID (scenario.Tool.Run), waiting on clock; with a nil
 // clock, on the machine's clock.
 func FakeTool(clock *democlock.Clock, t scenario.Tool) Tool {
 	return Tool{
 		Spec:       t.Spec(),
 		Sequential: t.Sequential,
 		Decode:     func(raw json.RawMessage) (any, error) { return scenario.Args(raw) },
-		Run: func(ctx context.Context, toolCallID string, _ any, report func(string)) (string, bool, error) {
-			return t.Call(toolCallID).Do(ctx, clock, toolCallID, report)
+		Run: func(ctx context.Context, toolCallID string, args any, report func(string)) (string, bool, error) {
+			return t.Run(ctx, clock, toolCallID, args, report)
 		},
 	}
 }
