@@ -222,19 +222,29 @@ func TestTheNextLineNamesMarkersThatAreInTheFile(t *testing.T) {
 		}
 	}
 
-	lab := labOf(t, "01-no-loop")
-	r := &report{lab: lab, rel: "mywork/01-no-loop", exercises: []exerciseResult{{exercise: &lab.Exercises[0], broken: 0, finding: &finding{why: msgNoMessage}}}}
-	assert.Contains(t, writeReport(r, English), "Next: write exercise 1 at the ask-once and unanswered markers in mywork/01-no-loop/main.go (README.md, section \"Build it yourself\").\n")
-	assert.Contains(t, writeReport(r, Chinese), "下一步：写练习 1（写在标记 ask-once 和 unanswered 处，在 mywork/01-no-loop/main.go 里；讲解见 README.zh-CN.md 的「自己动手写（Build it yourself）」一节）。\n")
+	// The first exercise of the first lab, in both languages, with its
+	// markers and without them.
+	lab := labOf(t, wb.labs[0])
+	ex := &lab.Exercises[0]
+	var ids []string
+	for _, reg := range ex.Regions {
+		ids = append(ids, reg.ID)
+	}
+	file := ex.Regions[0].File
+	en, zh := newPrinter(nil, English, false).list(dedupe(ids)), newPrinter(nil, Chinese, false).list(dedupe(ids))
+	rel := "_mywork/" + lab.Name
+	r := &report{lab: lab, rel: rel, exercises: []exerciseResult{{exercise: ex, broken: 0, finding: &finding{why: msgNoMessage}}}}
+	assert.Contains(t, writeReport(r, English), "Next: write exercise 1 at the "+en+" markers in "+rel+"/"+file+" (README.md, section \"Build it yourself\").\n")
+	assert.Contains(t, writeReport(r, Chinese), "下一步：写练习 1（写在标记 "+zh+" 处，在 "+rel+"/"+file+" 里；讲解见 README.zh-CN.md 的「自己动手写（Build it yourself）」一节）。\n")
 	// A copy whose markers the learner deleted: the file, without them.
 	r.dir = t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(r.dir, "main.go"), []byte("package main\n"), 0o644))
-	assert.Contains(t, writeReport(r, English), "Next: write exercise 1 in mywork/01-no-loop/main.go (README.md, section \"Build it yourself\"). Its markers (ask-once and unanswered) are no longer whole in your copy: put back \"// exercise: ID\" before your code and \"// end of exercise: ID\" after it, so that hint can find it.\n")
-	assert.Contains(t, writeReport(r, Chinese), "你的副本里，它的标记（ask-once 和 unanswered）已经不全了")
-	src, err := os.ReadFile(filepath.Join(wb.labDir("01-no-loop"), "main.go"))
+	require.NoError(t, os.WriteFile(filepath.Join(r.dir, file), []byte("package main\n"), 0o644))
+	assert.Contains(t, writeReport(r, English), "Next: write exercise 1 in "+rel+"/"+file+" (README.md, section \"Build it yourself\"). Its markers ("+en+") are no longer whole in your copy: put back \"// exercise: ID\" before your code and \"// end of exercise: ID\" after it, so that hint can find it.\n")
+	assert.Contains(t, writeReport(r, Chinese), "你的副本里，它的标记（"+zh+"）已经不全了")
+	src, err := os.ReadFile(filepath.Join(wb.labDir(lab.Name), file))
 	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(filepath.Join(r.dir, "main.go"), src, 0o644))
-	assert.Contains(t, writeReport(r, English), "at the ask-once and unanswered markers", "with its markers, the copy's next step names them")
+	require.NoError(t, os.WriteFile(filepath.Join(r.dir, file), src, 0o644))
+	assert.Contains(t, writeReport(r, English), "at the "+en+" markers", "with its markers, the copy's next step names them")
 	assert.Equal(t, "a, b and c", newPrinter(nil, English, false).list([]string{"a", "b", "c"}))
 	assert.Equal(t, "a、b 和 c", newPrinter(nil, Chinese, false).list([]string{"a", "b", "c"}))
 }

@@ -163,7 +163,9 @@ func TestStartCopiesTheLabWithTheExercisesCutOut(t *testing.T) {
 	res := runCommand(t, wb, "start", "02")
 	require.Equal(t, 0, res.status, res.stderr)
 	assert.Contains(t, res.stdout, "Started 02-loop: your copy is ")
-	assert.Contains(t, res.stdout, "exercise 1: the six steps of runLoop, in ")
+	ex := labOf(t, "02-loop").Exercises[0]
+	reg := ex.Regions[0]
+	assert.Contains(t, res.stdout, "exercise 1: "+ex.Title.EN+", in ")
 
 	lab, err := wb.labFiles("02-loop")
 	require.NoError(t, err)
@@ -171,12 +173,12 @@ func TestStartCopiesTheLabWithTheExercisesCutOut(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, lab.names(), mine.names(), "every file of the lab, tests and README included")
 	for _, name := range lab.names() {
-		if name != "loop.go" {
+		if name != reg.File {
 			assert.Equal(t, string(lab[name]), string(mine[name]), name)
 		}
 	}
-	assert.Contains(t, string(mine["loop.go"]), "\t// exercise: run-loop\n\t// TODO: write the agent loop")
-	assert.Contains(t, string(mine["loop.go"]), "\treturn Result{}, fmt.Errorf(\"runLoop is not written yet\")\n\t// end of exercise: run-loop\n")
+	assert.Contains(t, string(mine[reg.File]), "\t// exercise: "+reg.ID+"\n\t// "+firstLine(reg.TODO.EN))
+	assert.Contains(t, string(mine[reg.File]), "\t"+string(reg.Code)+"\n\t// end of exercise: "+reg.ID+"\n")
 	entries, err := os.ReadDir(wb.work)
 	require.NoError(t, err)
 	assert.Len(t, entries, 1, "no temporary directory is left behind")
@@ -249,7 +251,7 @@ func TestResetRefusesToDiscardChangedWork(t *testing.T) {
 	assert.Equal(t, 0, res.status, res.stderr)
 	data, err = os.ReadFile(filepath.Join(dir, "loop.go"))
 	require.NoError(t, err)
-	assert.Contains(t, string(data), "TODO: write the agent loop")
+	assert.Contains(t, string(data), firstLine(labOf(t, "02-loop").Exercises[0].Regions[0].TODO.EN))
 	assert.NoFileExists(t, filepath.Join(dir, "notes.txt"))
 	assert.FileExists(t, filepath.Join(dir, "README.md"))
 	entries, err := os.ReadDir(wb.work)
@@ -312,7 +314,7 @@ func TestSolutionShowsWhatDiffers(t *testing.T) {
 	assert.Equal(t, 0, res.status)
 	rel := wb.rel(dir)
 	assert.Contains(t, res.stdout, "--- "+rel+"/loop.go (yours)\n+++ labs/02-loop/loop.go (the lab's)\n@@ ")
-	assert.NotContains(t, res.stdout, "// TODO: write the agent loop", "the starter's TODO, left in place, is no difference")
+	assert.NotContains(t, res.stdout, firstLine(labOf(t, "02-loop").Exercises[0].Regions[0].TODO.EN), "the starter's TODO, left in place, is no difference")
 	assert.Contains(t, res.stdout, "+\t// Step 1: the user's input enters the history.")
 	assert.Contains(t, res.stdout, rel+"/README.md is missing from your copy (the lab's is labs/02-loop/README.md).")
 	assert.Contains(t, res.stdout, rel+"/notes.txt is yours alone")

@@ -125,24 +125,26 @@ func TestTheFrontDoorSpeaksChinese(t *testing.T) {
 	assert.Contains(t, res.stderr, `没有叫 "99" 的实验`)
 	assert.Contains(t, res.stderr, "命令：start、check")
 
+	lab := labOf(t, "02-loop")
+	ex := &lab.Exercises[0]
+	reg := ex.Regions[0]
 	res = runIn(t, wb, chinese, "start", "02")
 	require.Equal(t, 0, res.status, res.stderr)
 	assert.Contains(t, res.stdout, "已开始 02-loop")
-	assert.Contains(t, res.stdout, "练习 1：runLoop 的六步")
+	assert.Contains(t, res.stdout, "练习 1："+ex.Title.ZH)
 	assert.Contains(t, res.stdout, "先读 README.zh-CN.md 的「自己动手写（Build it yourself）」一节")
-	loop, err := os.ReadFile(filepath.Join(wb.copyDir("02-loop"), "loop.go"))
+	src, err := os.ReadFile(filepath.Join(wb.copyDir("02-loop"), reg.File))
 	require.NoError(t, err)
-	assert.Contains(t, string(loop), "// TODO：分六步写出 Agent Loop。", "the starter's TODO is in Chinese")
+	assert.Contains(t, string(src), "// "+firstLine(reg.TODO.ZH), "the starter's TODO is in Chinese")
 
-	lab := labOf(t, "02-loop")
-	r := &report{lab: lab, rel: "mywork/02-loop", exercises: []exerciseResult{{exercise: &lab.Exercises[0], broken: 0, finding: &finding{why: msgNoMessage}}}}
+	r := &report{lab: lab, rel: "_mywork/02-loop", exercises: []exerciseResult{{exercise: ex, broken: 0, finding: &finding{why: msgNoMessage}}}}
 	var out bytes.Buffer
 	r.write(newPrinter(&out, Chinese, false), "")
-	assert.Contains(t, out.String(), fmt.Sprintf("✗ 练习 1：runLoop 的六步\n  没满足的规则（第 1 条，共 %d 条）：", len(lab.Exercises[0].Rules)))
-	assert.Contains(t, out.String(), "下一步：写练习 1（写在标记 run-loop 处，在 mywork/02-loop/loop.go 里；讲解见 README.zh-CN.md 的「自己动手写（Build it yourself）」一节）。")
+	assert.Contains(t, out.String(), fmt.Sprintf("✗ 练习 1：%s\n  没满足的规则（第 1 条，共 %d 条）：", ex.Title.ZH, len(ex.Rules)))
+	assert.Contains(t, out.String(), "下一步：写练习 1（写在标记 "+reg.ID+" 处，在 _mywork/02-loop/"+reg.File+" 里；讲解见 README.zh-CN.md 的「自己动手写（Build it yourself）」一节）。")
 	out.Reset()
 	r.write(newPrinter(&out, English, false), "")
-	assert.Contains(t, out.String(), `Next: write exercise 1 at the run-loop markers in mywork/02-loop/loop.go (README.md, section "Build it yourself").`)
+	assert.Contains(t, out.String(), "Next: write exercise 1 at the "+reg.ID+" markers in _mywork/02-loop/"+reg.File+` (README.md, section "Build it yourself").`)
 }
 
 // TestTheHelpsLanguageIsTheLastLangWhereverItComes checks that -lang
