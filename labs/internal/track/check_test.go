@@ -225,12 +225,12 @@ func TestTheNextLineNamesMarkersThatAreInTheFile(t *testing.T) {
 	lab := labOf(t, "01-no-loop")
 	r := &report{lab: lab, rel: "mywork/01-no-loop", exercises: []exerciseResult{{exercise: &lab.Exercises[0], broken: 0, finding: &finding{why: msgNoMessage}}}}
 	assert.Contains(t, writeReport(r, English), "Next: write exercise 1 at the ask-once and unanswered markers in mywork/01-no-loop/main.go (README.md, section \"Build it yourself\").\n")
-	assert.Contains(t, writeReport(r, Chinese), "下一步：写练习 1（写在标记 ask-once 和 unanswered 处，在 mywork/01-no-loop/main.go 里；讲解见 README.zh-CN.md 的「自己动手写（Build it yourself）」一节）。\n")
+	assert.Contains(t, writeReport(r, Chinese), "下一步：写练习 1，写在 ask-once 和 unanswered 标记处，文件是 mywork/01-no-loop/main.go。讲解见 README.zh-CN.md 的「自己动手写（Build it yourself）」一节。\n")
 	// A copy whose markers the learner deleted: the file, without them.
 	r.dir = t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(r.dir, "main.go"), []byte("package main\n"), 0o644))
 	assert.Contains(t, writeReport(r, English), "Next: write exercise 1 in mywork/01-no-loop/main.go (README.md, section \"Build it yourself\"). Its markers (ask-once and unanswered) are no longer whole in your copy: put back \"// exercise: ID\" before your code and \"// end of exercise: ID\" after it, so that hint can find it.\n")
-	assert.Contains(t, writeReport(r, Chinese), "你的副本里，它的标记（ask-once 和 unanswered）已经不全了")
+	assert.Contains(t, writeReport(r, Chinese), "这个练习的标记 ask-once 和 unanswered 在你的副本里已经不全了")
 	src, err := os.ReadFile(filepath.Join(wb.labDir("01-no-loop"), "main.go"))
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(r.dir, "main.go"), src, 0o644))

@@ -139,7 +139,7 @@ func TestTheFrontDoorSpeaksChinese(t *testing.T) {
 	var out bytes.Buffer
 	r.write(newPrinter(&out, Chinese, false), "")
 	assert.Contains(t, out.String(), fmt.Sprintf("✗ 练习 1：runLoop 的六步\n  没满足的规则（第 1 条，共 %d 条）：", len(lab.Exercises[0].Rules)))
-	assert.Contains(t, out.String(), "下一步：写练习 1（写在标记 run-loop 处，在 mywork/02-loop/loop.go 里；讲解见 README.zh-CN.md 的「自己动手写（Build it yourself）」一节）。")
+	assert.Contains(t, out.String(), "下一步：写练习 1，写在 run-loop 标记处，文件是 mywork/02-loop/loop.go。讲解见 README.zh-CN.md 的「自己动手写（Build it yourself）」一节。")
 	out.Reset()
 	r.write(newPrinter(&out, English, false), "")
 	assert.Contains(t, out.String(), `Next: write exercise 1 at the run-loop markers in mywork/02-loop/loop.go (README.md, section "Build it yourself").`)
