@@ -63,9 +63,11 @@
 //   - Each tool spec becomes a tool of type "function" with its name,
 //     description and parameters, the JSON Schema.
 //
-// The request asks for a stream ("stream": true). It leaves out
-// stream_options: the usage it would add has no place in a
-// fakemodel.AssistantMessage, and not every server accepts it.
+// The request asks for a stream ("stream": true). pi-ai 0.83.0 also asks
+// for the token usage, with stream_options: {"include_usage": true}, unless
+// a model's compat settings say its server refuses it. This package leaves
+// stream_options out: the usage has no place in a
+// fakemodel.AssistantMessage, and not every server accepts the field.
 //
 // # How the reply maps back
 //
@@ -121,8 +123,10 @@
 // "C:\Users"; else, for a call cut off at the end, what pi-ai's partial
 // parser makes of it: it closes what is open, so that {"city":"Oslo" is
 // {"city":"Oslo"}. No text at all is {}. What the arguments mean is then
-// written anew as compact JSON, as Pi writes it, so that a call prints the
-// same whatever spacing and escapes the model chose. One rule differs on
+// written anew as compact JSON, so that a call prints the same whatever
+// spacing and escapes the model chose: Pi keeps the arguments as the object
+// it parsed, and JSON.stringify writes that object when it sends the call
+// back. One rule differs on
 // purpose: where the partial parser has to leave out something it cannot
 // read, as in {"city": Oslo}, or text after the value, pi-ai runs the tool
 // with what is left, often {}. This package does not run a tool with

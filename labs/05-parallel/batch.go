@@ -60,7 +60,7 @@ func (r *runState) executeToolCalls(msg fakemodel.AssistantMessage) ([]fakemodel
 // at a time in the model's order, and a call that fails it ends at once.
 // Then the prepared calls run concurrently, and their ends come in the order
 // they finish. Only after the whole batch do the results become messages,
-// in the model's order: providers pair results with calls by position.
+// in the model's order, as Pi keeps them, whichever call finished first.
 func (r *runState) executeParallel(msg fakemodel.AssistantMessage) ([]fakemodel.ToolResultMessage, error) {
 	outcomes := make([]outcome, len(msg.ToolCalls))
 	var ready []prepared

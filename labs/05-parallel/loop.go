@@ -187,10 +187,10 @@ func (r *runState) loop(prompt string) error {
 
 // streamAssistantResponse asks the model for its next reply and emits it as
 // it streams in: message_start, a message_update per chunk, message_end.
-// Like Pi's, it never fails for the model's sake: a failed request becomes a
-// reply with stop reason error, a cancelled one a reply with stop reason
-// aborted, each with the text that streamed before. Its only error is
-// errStopped.
+// A failed request still gives a reply, with stop reason error (aborted if
+// cancelled) and the text that streamed before: Pi's provider builds that
+// reply, here the Model returns an error and this function builds it. Its
+// only error is errStopped.
 func (r *runState) streamAssistantResponse() (fakemodel.AssistantMessage, error) {
 	if err := r.emit(MessageStart{Message: fakemodel.AssistantMessage{}}); err != nil {
 		return fakemodel.AssistantMessage{}, err

@@ -95,8 +95,8 @@ func (a *Agent) Continue(ctx context.Context, handle func(Event)) error {
 
 var (
 	errNothingToContinue  = errors.New("cannot continue: the history holds no messages")
-	errContinueAfterReply = errors.New("cannot continue from an assistant message with nothing queued: the model would answer its own reply, " +
-		"and providers reject two assistant messages in a row; send a new prompt instead")
+	errContinueAfterReply = errors.New("cannot continue from an assistant message with nothing queued: the request would end with the model's " +
+		"own reply, leaving it nothing to answer; send a new prompt instead")
 )
 
 func (a *Agent) run(ctx context.Context, prompts []fakemodel.Message, handle func(Event)) error {

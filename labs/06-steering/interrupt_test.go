@@ -18,9 +18,10 @@ import (
 // TestAScenarioInterruptStopsOneRun: a scenario's interrupt is the
 // simulated user's Ctrl-C. At the start of the second call of a batch, it
 // stops the preparation: the call being prepared ends with "Operation
-// aborted", so does the call prepared before it, which never runs, and the
-// third call gets no result at all, as in Pi 0.83.0. The next request is
-// aborted, and the scenario goes on with its next prompt.
+// aborted", and the third call gets no result at all, as in Pi 0.83.0. The
+// call prepared before it ends with "Operation aborted" too and never runs,
+// as in Pi 0.85.0 (0.83.0 starts it with the aborted signal). The next
+// request is aborted, and the scenario goes on with its next prompt.
 func TestAScenarioInterruptStopsOneRun(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "interrupt.json")
 	require.NoError(t, os.WriteFile(path, []byte(`{

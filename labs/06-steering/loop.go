@@ -287,10 +287,10 @@ func poll(get func() []fakemodel.Message) []fakemodel.Message {
 
 // streamAssistantResponse asks the model for its next reply and emits it as
 // it streams in: message_start, a message_update per chunk, message_end.
-// TransformContext, if set, decides what the model is shown. Like Pi's, it
-// never fails for the model's sake: a failed request becomes a reply with
-// stop reason error, a cancelled one a reply with stop reason aborted, each
-// with the text that streamed before. Its only error is errStopped.
+// TransformContext, if set, decides what the model is shown. A failed
+// request still gives a reply, stop reason error (aborted if cancelled),
+// with the text that streamed before: Pi's provider builds that reply, here
+// this function builds it from the Model's error. Its only error is errStopped.
 func (r *runState) streamAssistantResponse() (fakemodel.AssistantMessage, error) {
 	// Like Pi, transform first, then start the reply.
 	shown, transformErr := r.shown()

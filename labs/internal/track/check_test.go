@@ -235,12 +235,12 @@ func TestTheNextLineNamesMarkersThatAreInTheFile(t *testing.T) {
 	rel := "_mywork/" + lab.Name
 	r := &report{lab: lab, rel: rel, exercises: []exerciseResult{{exercise: ex, broken: 0, finding: &finding{why: msgNoMessage}}}}
 	assert.Contains(t, writeReport(r, English), "Next: write exercise 1 at the "+en+" markers in "+rel+"/"+file+" (README.md, section \"Build it yourself\").\n")
-	assert.Contains(t, writeReport(r, Chinese), "下一步：写练习 1（写在标记 "+zh+" 处，在 "+rel+"/"+file+" 里；讲解见 README.zh-CN.md 的「自己动手写（Build it yourself）」一节）。\n")
+	assert.Contains(t, writeReport(r, Chinese), "下一步：写练习 1，写在 "+zh+" 标记处，文件是 "+rel+"/"+file+"。讲解见 README.zh-CN.md 的「自己动手写（Build it yourself）」一节。\n")
 	// A copy whose markers the learner deleted: the file, without them.
 	r.dir = t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(r.dir, file), []byte("package main\n"), 0o644))
 	assert.Contains(t, writeReport(r, English), "Next: write exercise 1 in "+rel+"/"+file+" (README.md, section \"Build it yourself\"). Its markers ("+en+") are no longer whole in your copy: put back \"// exercise: ID\" before your code and \"// end of exercise: ID\" after it, so that hint can find it.\n")
-	assert.Contains(t, writeReport(r, Chinese), "你的副本里，它的标记（"+zh+"）已经不全了")
+	assert.Contains(t, writeReport(r, Chinese), "这个练习的标记 "+zh+" 在你的副本里已经不全了")
 	src, err := os.ReadFile(filepath.Join(wb.labDir(lab.Name), file))
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(r.dir, file), src, 0o644))

@@ -20,8 +20,8 @@ var (
 	msgExerciseNotRun     = Text{EN: "· exercise %d: %s: not checked, an earlier test crashed or did not finish", ZH: "· 练习 %d：%s：没有检查，因为前面有测试崩溃了或没有结束"}
 	msgOtherNotChecked    = Text{EN: "· the lab's other tests and your output: not checked, %s", ZH: "· 实验的其他测试和你的输出：没有检查（%s）"}
 	msgNotYet             = Text{EN: "· the lab's other tests and your output: checked once every exercise passes", ZH: "· 实验的其他测试和你的输出：等每个练习都通过后再检查"}
-	msgNextWrite          = Text{EN: `Next: write exercise %d at the %s markers in %s (README.md, section "%s").`, ZH: "下一步：写练习 %d（写在标记 %s 处，在 %s 里；讲解见 README.zh-CN.md 的「%s」一节）。"}
-	msgNextWriteNoMarkers = Text{EN: `Next: write exercise %d in %s (README.md, section "%s"). Its markers (%s) are no longer whole in your copy: put back "// exercise: ID" before your code and "// end of exercise: ID" after it, so that hint can find it.`, ZH: "下一步：写练习 %d，在 %s 里（讲解见 README.zh-CN.md 的「%s」一节）。你的副本里，它的标记（%s）已经不全了：在你的代码前面放回 \"// exercise: ID\"，后面放回 \"// end of exercise: ID\"，hint 才能找到它。"}
+	msgNextWrite          = Text{EN: `Next: write exercise %d at the %s markers in %s (README.md, section "%s").`, ZH: "下一步：写练习 %d，写在 %s 标记处，文件是 %s。讲解见 README.zh-CN.md 的「%s」一节。"}
+	msgNextWriteNoMarkers = Text{EN: `Next: write exercise %d in %s (README.md, section "%s"). Its markers (%s) are no longer whole in your copy: put back "// exercise: ID" before your code and "// end of exercise: ID" after it, so that hint can find it.`, ZH: "下一步：写练习 %d，文件是 %s。讲解见 README.zh-CN.md 的「%s」一节。这个练习的标记 %s 在你的副本里已经不全了：请在你的代码前面放回 \"// exercise: ID\"，后面放回 \"// end of exercise: ID\"，这样 hint 才能找到它。"}
 	msgAnd                = Text{EN: "%s and %s", ZH: "%s 和 %s"}
 	msgListComma          = Text{EN: ", ", ZH: "、"}
 	msgYourCopy           = Text{EN: "%s, your copy of %s, does not pass yet:", ZH: "%s 是你的 %s 副本，还没有通过："}
@@ -58,7 +58,7 @@ var (
 	msgGot                = Text{EN: "got:  %s", ZH: "实际：%s"}
 	msgMoreLines          = Text{EN: "… %d more lines: %s", ZH: "…… 还有 %d 行：%s"}
 	msgMoreLine           = Text{EN: "… 1 more line: %s", ZH: "…… 还有 1 行：%s"}
-	msgDeadlock           = Text{EN: "every goroutine of the test is blocked, each waiting for another: a deadlock", ZH: "这个测试的每个 goroutine 都阻塞了，都在等另一个：死锁"}
+	msgDeadlock           = Text{EN: "every goroutine of the test is blocked, each waiting for another: a deadlock", ZH: "这个测试的所有 goroutine 都阻塞了，彼此等待：死锁了"}
 	msgNothingReported    = Text{EN: "go test reported nothing for %s", ZH: "go test 没有报告 %s 的任何结果"}
 	msgChecking           = Text{EN: "checking %s with go test…", ZH: "正在用 go test 检查 %s……"}
 	msgCheckingAll        = Text{EN: "checking your copies in %s with go test…", ZH: "正在用 go test 检查 %s 里你的副本……"}
@@ -157,11 +157,11 @@ LAB 是实验的目录名、编号，或者名字的开头（带不带编号都�
 	// start and reset
 	msgNotStarted        = Text{EN: "You have not started %s yet. Start it with:\n  go run ./labs start %s", ZH: "你还没有开始 %s。这样开始：\n  go run ./labs start %s"}
 	msgAlreadyStarted    = Text{EN: "You have started %s already: your work is in %s, and start never overwrites it.\nTo start over: go run ./labs reset %s", ZH: "你已经开始过 %s 了：你写的东西在 %s 里，start 从不覆盖它。\n想从头再来：go run ./labs reset %s"}
-	msgCopyIsABrokenLink = Text{EN: "%s is a symbolic link to nothing, not your copy of the lab. Remove it or point it to your copy, then: go run ./labs check %s", ZH: "%s 是一个指向不存在之处的符号链接，不是你的实验副本。删掉它，或者让它指向你的副本，再运行：go run ./labs check %s"}
+	msgCopyIsABrokenLink = Text{EN: "%s is a symbolic link to nothing, not your copy of the lab. Remove it or point it to your copy, then: go run ./labs check %s", ZH: "%s 是一个失效的符号链接（它指向的东西不存在），不是你的实验副本。删掉它，或者让它指向你的副本，再运行：go run ./labs check %s"}
 	msgCopyIsAFile       = Text{EN: "%s is a file, not your copy of the lab. Move it away, then: go run ./labs start %s", ZH: "%s 是一个文件，不是你的实验副本。先把它移走，再运行：go run ./labs start %s"}
 	msgWorkIsAFile       = Text{EN: "%s is a file; the track keeps your copies of the labs in a directory of that name. Move the file away, then try again.", ZH: "%s 是一个文件；这条路线要把你的实验副本放在同名的目录里。先把这个文件移走，再试一次。"}
-	msgStarted           = Text{EN: "Started %s: your copy is %s.", ZH: "已开始 %s：你的副本是 %s。"}
-	msgStartExercise     = Text{EN: "  exercise %d: %s, in %s", ZH: "  练习 %d：%s，写在 %s 里"}
+	msgStarted           = Text{EN: "Started %s: your copy is %s.", ZH: "已开始 %s，你的副本在 %s。"}
+	msgStartExercise     = Text{EN: "  exercise %d: %s, in %s", ZH: "  练习 %d：%s（写在 %s 里）"}
 	msgStartNext         = Text{EN: "Read README.md, section \"%s\", then write the first exercise.\n  go run ./labs check %s    what still fails, and what to do next\n  go run ./labs watch %s    the same, again on every save", ZH: "先读 README.zh-CN.md 的「%s」一节，再写第一个练习。\n  go run ./labs check %s    还有什么没通过，下一步做什么\n  go run ./labs watch %s    同上，每次保存都再检查一次"}
 	msgResetRefuses      = Text{EN: "%s holds work of yours that reset would discard: %s.\nTo discard it: go run ./labs reset -force %s\nTo keep it, move it aside first, to a name that git ignores and go test ./... skips:\n  mv %s %s", ZH: "%s 里有你写的东西，reset 会把它们丢掉：%s。\n确定要丢掉：go run ./labs reset -force %s\n想留着，就先把它挪到一边，换一个 git 不跟踪、go test ./... 也会跳过的名字：\n  mv %s %s"}
 	msgResetFresh        = Text{EN: "Reset %s: your copy is the starter again.", ZH: "已重置 %s：你的副本又回到了起始代码。"}

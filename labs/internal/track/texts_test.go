@@ -141,7 +141,7 @@ func TestTheFrontDoorSpeaksChinese(t *testing.T) {
 	var out bytes.Buffer
 	r.write(newPrinter(&out, Chinese, false), "")
 	assert.Contains(t, out.String(), fmt.Sprintf("✗ 练习 1：%s\n  没满足的规则（第 1 条，共 %d 条）：", ex.Title.ZH, len(ex.Rules)))
-	assert.Contains(t, out.String(), "下一步：写练习 1（写在标记 "+reg.ID+" 处，在 _mywork/02-loop/"+reg.File+" 里；讲解见 README.zh-CN.md 的「自己动手写（Build it yourself）」一节）。")
+	assert.Contains(t, out.String(), "下一步：写练习 1，写在 "+reg.ID+" 标记处，文件是 _mywork/02-loop/"+reg.File+"。讲解见 README.zh-CN.md 的「自己动手写（Build it yourself）」一节。")
 	out.Reset()
 	r.write(newPrinter(&out, English, false), "")
 	assert.Contains(t, out.String(), "Next: write exercise 1 at the "+reg.ID+" markers in _mywork/02-loop/"+reg.File+` (README.md, section "Build it yourself").`)
