@@ -56,7 +56,7 @@ func (s *Sequence) Finished(f Finished) {
 		}
 	}
 	s.Ended(fmt.Sprintf("loop ended: %s, stop reason %s", count(f.Turns, "turn"), f.StopReason))
-	s.Note(fmt.Sprintf("history holds %s: %s", count(len(f.History), "message"), roles(f.History)))
+	s.Note(fmt.Sprintf("history holds %s: %s", count(len(f.History), "message"), fakemodel.RoleList(f.History)))
 	s.Answer(f.Answer, f.Answered)
 }
 
@@ -71,7 +71,7 @@ func sent(req fakemodel.Request) string {
 		}
 		tools = fmt.Sprintf("%s (%s)", count(len(names), "tool"), strings.Join(names, ", "))
 	}
-	return fmt.Sprintf("%s (%s), %s", count(len(req.Messages), "message"), roles(req.Messages), tools)
+	return fmt.Sprintf("%s (%s), %s", count(len(req.Messages), "message"), fakemodel.RoleList(req.Messages), tools)
 }
 
 // resultFor finds the tool result that answers the call with this ID.
@@ -82,26 +82,4 @@ func resultFor(history []fakemodel.Message, id string) (fakemodel.ToolResultMess
 		}
 	}
 	return fakemodel.ToolResultMessage{}, false
-}
-
-// roles names the role of each message, in order. Runs of three or more
-// messages of one role are written "toolResult ×9".
-func roles(messages []fakemodel.Message) string {
-	var out []string
-	for i := 0; i < len(messages); {
-		n := 1
-		for i+n < len(messages) && messages[i+n].Role() == messages[i].Role() {
-			n++
-		}
-		role := string(messages[i].Role())
-		if n >= 3 {
-			out = append(out, fmt.Sprintf("%s ×%d", role, n))
-		} else {
-			for range n {
-				out = append(out, role)
-			}
-		}
-		i += n
-	}
-	return strings.Join(out, ", ")
 }

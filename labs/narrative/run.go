@@ -242,10 +242,10 @@ func (r *Run) Ended(turns int, reason string, completed bool, why string) {
 // such as "history holds".
 func (r *Run) Messages(what string, messages []fakemodel.Message) {
 	if r.draw != nil {
-		r.draw.Note(fmt.Sprintf("%s %s: %s", what, Count(len(messages), "message"), roleList(messages)))
+		r.draw.Note(fmt.Sprintf("%s %s: %s", what, Count(len(messages), "message"), fakemodel.RoleList(messages)))
 		return
 	}
-	fmt.Fprintf(r.w, "%s %s: %s\n", what, Count(len(messages), "message"), roleList(messages))
+	fmt.Fprintf(r.w, "%s %s: %s\n", what, Count(len(messages), "message"), fakemodel.RoleList(messages))
 }
 
 // Answer prints what the user finally reads: text, if ok says the model
