@@ -4,10 +4,8 @@ import (
 	"encoding/json"
 	"maps"
 	"slices"
+	"reflect"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // note takes two strings, as a tool that writes a note does.
@@ -33,10 +31,8 @@ func checkDecode[A any](t *testing.T, tests []decodeCase) {
 	for _, tt := range tests {
 		t.Run(tt.args, func(t *testing.T) {
 			_, err := Decode[A](json.RawMessage(tt.args))
-			if tt.err == "" {
-				assert.NoError(t, err)
-			} else {
-				assert.EqualError(t, err, tt.err)
+			if got := errText(err); got != tt.err {
+				t.Errorf("Decode(%s): error %q, want %q", tt.args, got, tt.err)
 			}
 		})
 	}
@@ -83,19 +79,29 @@ func TestDecodeNamesTheFirstUnknownFieldInSortedOrder(t *testing.T) {
 	// field, and differ from run to run.
 	for range 20 {
 		_, err := Decode[note](json.RawMessage(`{"z":1,"path":"a","text":"b","y":2}`))
-		require.EqualError(t, err, `unknown field "y"`)
+		if got := errText(err); got != `unknown field "y"` {
+			t.Fatalf("error %q, want %q", got, `unknown field "y"`)
+		}
 	}
 }
 
 func TestDecodeFillsTheArguments(t *testing.T) {
 	got, err := Decode[numbers](json.RawMessage(`{"count":[1,2],"n":2.5}`))
-	require.NoError(t, err)
-	assert.Equal(t, numbers{N: 2.5, Count: []int{1, 2}}, got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (numbers{N: 2.5, Count: []int{1, 2}}); !reflect.DeepEqual(got, want) {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
 }
 
 func TestFieldsAreTheJSONNamesInOrder(t *testing.T) {
-	assert.Equal(t, []string{"path", "text"}, Fields[note]())
-	assert.Equal(t, []string{"n", "count"}, Fields[numbers]())
+	if got, want := Fields[note](), []string{"path", "text"}; !slices.Equal(got, want) {
+		t.Errorf("Fields[note]() = %q, want %q", got, want)
+	}
+	if got, want := Fields[numbers](), []string{"n", "count"}; !slices.Equal(got, want) {
+		t.Errorf("Fields[numbers]() = %q, want %q", got, want)
+	}
 }
 
 // FuzzDecode feeds Decode any bytes. Nothing may panic, and an input it
@@ -110,10 +116,24 @@ func FuzzDecode(f *testing.F) {
 			return
 		}
 		var object map[string]any
-		require.NoError(t, json.Unmarshal(raw, &object), "accepted arguments are a JSON object")
-		assert.ElementsMatch(t, []string{"path", "text"}, slices.Collect(maps.Keys(object)))
+		if err := json.Unmarshal(raw, &object); err != nil {
+			t.Fatalf("accepted arguments are a JSON object: %v", err)
+		}
+		if keys := slices.Sorted(maps.Keys(object)); !slices.Equal(keys, []string{"path", "text"}) {
+			t.Errorf("the object's fields are %q, want path and text", keys)
+		}
 		for key, value := range object {
-			assert.NotNil(t, value, "accepted %q is not null", key)
+			if value == nil {
+				t.Errorf("accepted %q is null", key)
+			}
 		}
 	})
+}
+
+// errText is err's text, or "" for no error.
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
 }
