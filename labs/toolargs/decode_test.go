@@ -3,8 +3,8 @@ package toolargs
 import (
 	"encoding/json"
 	"maps"
-	"slices"
 	"reflect"
+	"slices"
 	"testing"
 )
 
