@@ -2,12 +2,11 @@ package democlock
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
-
-	"github.com/stretchr/testify/assert"
 )
 
 // napper runs calls on a clock as a lab's loop and its event handler do:
@@ -62,9 +61,13 @@ func TestTheClockWakesCallsInTheOrderOfTheirDeadlines(t *testing.T) {
 		// The machine holds up the call that is due first for a whole
 		// second. On the machine's timers, b would end first.
 		n.run(t.Context(), nap{id: "a", delay: time.Second, d: 200 * time.Millisecond}, nap{id: "b", d: 300 * time.Millisecond})
-		assert.Equal(t, []string{"a", "b"}, n.woke)
-		assert.Equal(t, 300*time.Millisecond, n.clock.Elapsed(), "the clock's time is the deadlines'")
-		assert.Equal(t, time.Second, time.Since(start), "the clock waited for a; by then both deadlines had passed")
+		wantWoke(t, n, "a", "b")
+		if got, want := n.clock.Elapsed(), 300*time.Millisecond; got != want {
+			t.Errorf("Elapsed() = %v, want %v: the clock's time is the deadlines'", got, want)
+		}
+		if took := time.Since(start); took != time.Second {
+			t.Errorf("the naps took %v, want %v: the clock waited for a; by then both deadlines had passed", took, time.Second)
+		}
 	})
 }
 
@@ -72,7 +75,7 @@ func TestTheClockWakesCallsWithTheSameDeadlineInTheOrderTheyStarted(t *testing.T
 	synctest.Test(t, func(t *testing.T) {
 		n := &napper{clock: New()}
 		n.run(t.Context(), nap{id: "a", delay: time.Second, d: 100 * time.Millisecond}, nap{id: "b", d: 100 * time.Millisecond}, nap{id: "c", d: 100 * time.Millisecond})
-		assert.Equal(t, []string{"a", "b", "c"}, n.woke)
+		wantWoke(t, n, "a", "b", "c")
 	})
 }
 
@@ -81,8 +84,10 @@ func TestTheClockWaitsForReal(t *testing.T) {
 		n := &napper{clock: New()}
 		start := time.Now()
 		n.run(t.Context(), nap{id: "a", d: 300 * time.Millisecond}, nap{id: "b", d: 200 * time.Millisecond}, nap{id: "c", d: 400 * time.Millisecond})
-		assert.Equal(t, []string{"b", "a", "c"}, n.woke)
-		assert.Equal(t, 400*time.Millisecond, time.Since(start), "parallel naps take as long as the longest")
+		wantWoke(t, n, "b", "a", "c")
+		if took, want := time.Since(start), 400*time.Millisecond; took != want {
+			t.Errorf("the naps took %v, want %v: parallel naps take as long as the longest", took, want)
+		}
 	})
 }
 
@@ -101,13 +106,21 @@ func TestUpdatesDoNotStretchACall(t *testing.T) {
 		start := time.Now()
 		clock.Start("a")
 		for range updates {
-			assert.NoError(t, clock.Sleep(t.Context(), "a", step))
+			if err := clock.Sleep(t.Context(), "a", step); err != nil {
+				t.Errorf("Sleep(%v): %v", step, err)
+			}
 			time.Sleep(50 * time.Microsecond) // the report
 		}
-		assert.NoError(t, clock.Sleep(t.Context(), "a", duration-step*updates))
+		if err := clock.Sleep(t.Context(), "a", duration-step*updates); err != nil {
+			t.Errorf("Sleep(%v): %v", duration-step*updates, err)
+		}
 		clock.End("a")
-		assert.Equal(t, duration, time.Since(start))
-		assert.Equal(t, duration, clock.Elapsed())
+		if took := time.Since(start); took != duration {
+			t.Errorf("the call took %v, want %v", took, duration)
+		}
+		if got := clock.Elapsed(); got != duration {
+			t.Errorf("Elapsed() = %v, want %v", got, duration)
+		}
 	})
 }
 
@@ -121,8 +134,12 @@ func TestACallStartedLaterWaitsItsWholeDuration(t *testing.T) {
 		time.Sleep(time.Second) // the model writes
 		start := time.Now()
 		n.run(t.Context(), nap{id: "b", d: 300 * time.Millisecond})
-		assert.Equal(t, 300*time.Millisecond, time.Since(start))
-		assert.Equal(t, 400*time.Millisecond, n.clock.Elapsed())
+		if took, want := time.Since(start), 300*time.Millisecond; took != want {
+			t.Errorf("b took %v, want %v", took, want)
+		}
+		if got, want := n.clock.Elapsed(), 400*time.Millisecond; got != want {
+			t.Errorf("Elapsed() = %v, want %v", got, want)
+		}
 	})
 }
 
@@ -138,7 +155,9 @@ func TestTheClockKeepsEachCallsSpan(t *testing.T) {
 			"d": {0, 0},
 		} {
 			start, end := n.clock.Span(id)
-			assert.Equal(t, want, [2]time.Duration{start, end}, id)
+			if got := [2]time.Duration{start, end}; got != want {
+				t.Errorf("Span(%q) = %v, %v, want %v, %v", id, start, end, want[0], want[1])
+			}
 		}
 	})
 }
@@ -153,20 +172,28 @@ func TestTheClockKeepsWhenItWokeEachCall(t *testing.T) {
 		clock.Start("b")
 		var wg sync.WaitGroup
 		wg.Go(func() {
-			assert.NoError(t, clock.Sleep(t.Context(), "a", 100*time.Millisecond))
-			assert.NoError(t, clock.Sleep(t.Context(), "a", 300*time.Millisecond))
+			wantSleep(t, clock, "a", 100*time.Millisecond)
+			wantSleep(t, clock, "a", 300*time.Millisecond)
 			clock.End("a")
 		})
 		wg.Go(func() {
-			assert.NoError(t, clock.Sleep(t.Context(), "b", 200*time.Millisecond))
+			wantSleep(t, clock, "b", 200*time.Millisecond)
 			clock.End("b")
 		})
 		wg.Wait()
-		assert.Equal(t, []time.Duration{100 * time.Millisecond, 400 * time.Millisecond}, clock.Woke("a"))
-		assert.Equal(t, []time.Duration{200 * time.Millisecond}, clock.Woke("b"))
-		assert.Empty(t, clock.Woke("c"), "a call the clock has not seen")
+		if got, want := clock.Woke("a"), []time.Duration{100 * time.Millisecond, 400 * time.Millisecond}; !slices.Equal(got, want) {
+			t.Errorf(`Woke("a") = %v, want %v`, got, want)
+		}
+		if got, want := clock.Woke("b"), []time.Duration{200 * time.Millisecond}; !slices.Equal(got, want) {
+			t.Errorf(`Woke("b") = %v, want %v`, got, want)
+		}
+		if got := clock.Woke("c"); len(got) != 0 {
+			t.Errorf(`Woke("c") = %v, want none: the clock has not seen c`, got)
+		}
 		var none *Clock
-		assert.Nil(t, none.Woke("a"), "a nil clock")
+		if got := none.Woke("a"); got != nil {
+			t.Errorf(`a nil clock's Woke("a") = %v, want nil`, got)
+		}
 	})
 }
 
@@ -177,8 +204,12 @@ func TestCancellingWakesEveryCallAtOnce(t *testing.T) {
 		start := time.Now()
 		time.AfterFunc(250*time.Millisecond, cancel)
 		n.run(ctx, nap{id: "a", d: 300 * time.Millisecond}, nap{id: "b", d: 200 * time.Millisecond})
-		assert.Equal(t, []string{"b"}, n.woke, "a was still waiting when the run was cancelled")
-		assert.Equal(t, 250*time.Millisecond, time.Since(start))
+		if !slices.Equal(n.woke, []string{"b"}) {
+			t.Errorf("woke %q, want only b: a was still waiting when the run was cancelled", n.woke)
+		}
+		if took, want := time.Since(start), 250*time.Millisecond; took != want {
+			t.Errorf("the run took %v, want %v", took, want)
+		}
 	})
 }
 
@@ -194,8 +225,10 @@ func TestCancelledCallsEndInTheOrderTheyStarted(t *testing.T) {
 		n := &napper{clock: New()}
 		time.AfterFunc(100*time.Millisecond, cancel)
 		n.run(ctx, nap{id: "a", d: 300 * time.Millisecond, after: time.Second}, nap{id: "b", d: 200 * time.Millisecond}, nap{id: "c", d: 400 * time.Millisecond})
-		assert.Empty(t, n.woke)
-		assert.Equal(t, []string{"a", "b", "c"}, n.cancelled)
+		if len(n.woke) != 0 {
+			t.Errorf("woke %q, want none", n.woke)
+		}
+		wantCancelled(t, n, "a", "b", "c")
 	})
 }
 
@@ -208,7 +241,7 @@ func TestACallCancelledAtItsDeadlineWaitsItsTurn(t *testing.T) {
 		n := &napper{clock: New()}
 		time.AfterFunc(150*time.Millisecond, cancel)
 		n.run(ctx, nap{id: "a", d: 300 * time.Millisecond, after: time.Second}, nap{id: "b", d: 200 * time.Millisecond})
-		assert.Equal(t, []string{"a", "b"}, n.cancelled)
+		wantCancelled(t, n, "a", "b")
 	})
 }
 
@@ -229,49 +262,61 @@ func TestAReportHoldsTheClock(t *testing.T) {
 		}
 		var wg sync.WaitGroup
 		wg.Go(func() {
-			assert.NoError(t, clock.Sleep(t.Context(), "a", 100*time.Millisecond))
+			wantSleep(t, clock, "a", 100*time.Millisecond)
 			clock.Report(t.Context(), "a")
 			note("a reports")
-			assert.NoError(t, clock.Sleep(t.Context(), "a", 200*time.Millisecond))
+			wantSleep(t, clock, "a", 200*time.Millisecond)
 			note("a ends")
 			clock.End("a")
 		})
 		wg.Go(func() {
-			assert.NoError(t, clock.Sleep(t.Context(), "b", 150*time.Millisecond))
+			wantSleep(t, clock, "b", 150*time.Millisecond)
 			note("b ends")
 			clock.End("b")
 		})
 		time.Sleep(time.Second)
 		synctest.Wait()
-		assert.Equal(t, []string{"a reports"}, order, "b waits until the report is shown")
+		if want := []string{"a reports"}; !slices.Equal(order, want) {
+			t.Errorf("order %q, want %q: b waits until the report is shown", order, want)
+		}
 		note("the handler shows it")
 		clock.Reported("a")
 		wg.Wait()
-		assert.Equal(t, []string{"a reports", "the handler shows it", "b ends", "a ends"}, order)
+		if want := []string{"a reports", "the handler shows it", "b ends", "a ends"}; !slices.Equal(order, want) {
+			t.Errorf("order %q, want %q", order, want)
+		}
 
 		ctx, cancel := context.WithCancel(t.Context())
 		clock.Start("c")
 		clock.Start("d")
 		var cancelled []string
 		wg.Go(func() {
-			assert.NoError(t, clock.Sleep(ctx, "c", 100*time.Millisecond))
+			if err := clock.Sleep(ctx, "c", 100*time.Millisecond); err != nil {
+				t.Errorf("c's first Sleep: %v", err)
+			}
 			clock.Report(ctx, "c")
 			cancel() // the handler never shows it: the run is cancelled
-			assert.Error(t, clock.Sleep(ctx, "c", 100*time.Millisecond))
+			if clock.Sleep(ctx, "c", 100*time.Millisecond) == nil {
+				t.Error("c's Sleep after the cancel: no error, want one")
+			}
 			mu.Lock()
 			cancelled = append(cancelled, "c")
 			mu.Unlock()
 			clock.End("c")
 		})
 		wg.Go(func() {
-			assert.Error(t, clock.Sleep(ctx, "d", 300*time.Millisecond))
+			if clock.Sleep(ctx, "d", 300*time.Millisecond) == nil {
+				t.Error("d's Sleep, cut by the cancel: no error, want one")
+			}
 			mu.Lock()
 			cancelled = append(cancelled, "d")
 			mu.Unlock()
 			clock.End("d")
 		})
 		wg.Wait()
-		assert.Equal(t, []string{"c", "d"}, cancelled, "a report of a cancelled call holds nothing")
+		if want := []string{"c", "d"}; !slices.Equal(cancelled, want) {
+			t.Errorf("cancelled %q, want %q: a report of a cancelled call holds nothing", cancelled, want)
+		}
 	})
 }
 
@@ -280,13 +325,44 @@ func TestANilClockIsTheMachinesClock(t *testing.T) {
 		var c *Clock
 		start := time.Now()
 		c.Start("a")
-		assert.NoError(t, c.Sleep(t.Context(), "a", 300*time.Millisecond))
+		wantSleep(t, c, "a", 300*time.Millisecond)
 		c.Report(t.Context(), "a")
 		c.Reported("a")
 		c.End("a")
-		assert.Equal(t, 300*time.Millisecond, time.Since(start))
-		assert.Zero(t, c.Elapsed())
-		startAt, endAt := c.Span("a")
-		assert.Zero(t, startAt+endAt)
+		if took, want := time.Since(start), 300*time.Millisecond; took != want {
+			t.Errorf("the nap took %v, want %v", took, want)
+		}
+		if got := c.Elapsed(); got != 0 {
+			t.Errorf("Elapsed() = %v, want 0", got)
+		}
+		if startAt, endAt := c.Span("a"); startAt+endAt != 0 {
+			t.Errorf(`Span("a") = %v, %v, want 0, 0`, startAt, endAt)
+		}
 	})
+}
+
+// wantSleep naps for d on the clock, on the test's context, and reports an
+// error if the nap was cut short.
+func wantSleep(t *testing.T, clock *Clock, id string, d time.Duration) {
+	t.Helper()
+	if err := clock.Sleep(t.Context(), id, d); err != nil {
+		t.Errorf("Sleep(%q, %v): %v", id, d, err)
+	}
+}
+
+// wantWoke checks the calls whose nap ended at its deadline, in order.
+func wantWoke(t *testing.T, n *napper, want ...string) {
+	t.Helper()
+	if !slices.Equal(n.woke, want) {
+		t.Errorf("woke %q, want %q", n.woke, want)
+	}
+}
+
+// wantCancelled checks the calls whose nap was cancelled, in the order they
+// ended.
+func wantCancelled(t *testing.T, n *napper, want ...string) {
+	t.Helper()
+	if !slices.Equal(n.cancelled, want) {
+		t.Errorf("cancelled %q, want %q", n.cancelled, want)
+	}
 }
