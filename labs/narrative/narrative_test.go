@@ -14,8 +14,7 @@ import (
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/democlock"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestColourOnlyOnATerminal checks that a printer takes labs/cli's decision:
@@ -24,23 +23,44 @@ import (
 // golden files hold plain text.
 func TestColourOnlyOnATerminal(t *testing.T) {
 	device, err := os.Open(os.DevNull)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer device.Close()
 	t.Setenv("NO_COLOR", "")
 	t.Setenv("TERM", "xterm")
 	if !cli.Colorful(device) {
 		t.Skip("the null device is not a character device here")
 	}
-	assert.NotEqual(t, "x", NewPrinter(device).label.Sprint("x"), "a terminal gets colour")
-	assert.NotEqual(t, "x", NewPrinter(device).Warn("x"), "a terminal gets colour")
-	assert.Equal(t, "x", NewPrinter(&bytes.Buffer{}).label.Sprint("x"), "a pipe or a buffer gets plain text")
-	assert.Equal(t, "x", NewPrinter(&bytes.Buffer{}).Warn("x"), "a pipe or a buffer gets plain text")
+	if got := NewPrinter(device).label.Sprint("x"); got == "x" {
+		t.Errorf("on a terminal, label.Sprint(%q) = %q, want it in colour", "x", got)
+	}
+	if got := NewPrinter(device).Warn("x"); got == "x" {
+		t.Errorf("on a terminal, Warn(%q) = %q, want it in colour", "x", got)
+	}
+	if got := NewPrinter(&bytes.Buffer{}).label.Sprint("x"); got != "x" {
+		t.Errorf("in a buffer, label.Sprint(%q) = %q, want plain text, as for a pipe", "x", got)
+	}
+	if got := NewPrinter(&bytes.Buffer{}).Warn("x"); got != "x" {
+		t.Errorf("in a buffer, Warn(%q) = %q, want plain text, as for a pipe", "x", got)
+	}
 }
 
 func TestCountWritesThePluralUnlessOne(t *testing.T) {
-	assert.Equal(t, "0 turns", Count(0, "turn"))
-	assert.Equal(t, "1 turn", Count(1, "turn"))
-	assert.Equal(t, "12 messages", Count(12, "message"))
+	tests := []struct {
+		n    int
+		noun string
+		want string
+	}{
+		{0, "turn", "0 turns"},
+		{1, "turn", "1 turn"},
+		{12, "message", "12 messages"},
+	}
+	for _, tt := range tests {
+		if got := Count(tt.n, tt.noun); got != tt.want {
+			t.Errorf("Count(%d, %q) = %q, want %q", tt.n, tt.noun, got, tt.want)
+		}
+	}
 }
 
 func TestPartTitles(t *testing.T) {
@@ -49,7 +69,7 @@ func TestPartTitles(t *testing.T) {
 	p.Part(1, "first", []string{"a tool", "a hook"})
 	p.Part(2, "second", nil)
 	p.Part(0, "scenario x.json", nil)
-	assert.Equal(t, "=== part 1: first ===\nsetup: a tool\nsetup: a hook\n\n=== part 2: second ===\n=== scenario x.json ===\n", out.String(),
+	wantPrinted(t, out.String(), "=== part 1: first ===\nsetup: a tool\nsetup: a hook\n\n=== part 2: second ===\n=== scenario x.json ===\n",
 		"a part after the first follows an empty line; part 0 is a title alone")
 }
 
@@ -81,7 +101,7 @@ turn 2 · done call_2 search ⇒ error: no flights (terminate)
 turn 2 · model request failed: 503
 turn 2 · model request aborted: context canceled
 `
-	assert.Equal(t, want, out.String())
+	wantPrinted(t, out.String(), want, "")
 }
 
 func TestAnAsideWaitsForTheEndOfTheStreamingLine(t *testing.T) {
@@ -94,7 +114,7 @@ func TestAnAsideWaitsForTheEndOfTheStreamingLine(t *testing.T) {
 	r.Delta(" world.")
 	r.MessageEnd(fakemodel.AssistantMessage{Text: "Hello world."})
 	r.Aside("(after)")
-	assert.Equal(t, "(before)\nturn 1 · model said: Hello world.\n(the user types)\n(after)\n", out.String(),
+	wantPrinted(t, out.String(), "(before)\nturn 1 · model said: Hello world.\n(the user types)\n(after)\n",
 		"a line that comes while the reply streams waits for the end of the reply's line")
 }
 
@@ -113,16 +133,20 @@ func TestThinkingHasALineOfItsOwn(t *testing.T) {
 	r.NextTurn()
 	r.Thinking("Done.")
 	r.MessageEnd(fakemodel.AssistantMessage{StopReason: fakemodel.StopReasonError, ErrorMessage: "503"})
-	assert.Equal(t, "turn 1 · model thinks: The user wants a sum. Easy.\nturn 1 · model said: 23 × 17 = 391.\n(the user types)\n"+
-		"turn 2 · model thinks: Done.\nturn 2 · model request failed: 503\n", out.String())
+	wantPrinted(t, out.String(), "turn 1 · model thinks: The user wants a sum. Easy.\nturn 1 · model said: 23 × 17 = 391.\n(the user types)\n"+
+		"turn 2 · model thinks: Done.\nturn 2 · model request failed: 503\n", "")
 
 	device, err := os.Open(os.DevNull)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer device.Close()
 	t.Setenv("NO_COLOR", "")
 	t.Setenv("TERM", "xterm")
 	if cli.Colorful(device) {
-		assert.Equal(t, "\x1b[2mx\x1b[22m", NewPrinter(device).dim.Sprint("x"), "a terminal shows the reasoning dimmed")
+		if got, want := NewPrinter(device).dim.Sprint("x"), "\x1b[2mx\x1b[22m"; got != want {
+			t.Errorf("on a terminal, dim.Sprint(%q) = %q, want %q: the reasoning dimmed", "x", got, want)
+		}
 	}
 }
 
@@ -134,7 +158,7 @@ func TestAReplyThatDidNotStreamIsSaidWhole(t *testing.T) {
 	r.NextTurn()
 	r.MessageEnd(fakemodel.AssistantMessage{Text: "Hi there!"})
 	r.MessageEnd(fakemodel.AssistantMessage{})
-	assert.Equal(t, "turn 1 · model said: Hi there!\n", out.String(), "an empty reply says nothing")
+	wantPrinted(t, out.String(), "turn 1 · model said: Hi there!\n", "an empty reply says nothing")
 }
 
 func TestHowARunEnded(t *testing.T) {
@@ -158,7 +182,7 @@ the run added 1 message: user
 answer: 25
 answer: none: the loop stopped before the model answered
 `
-	assert.Equal(t, want, out.String())
+	wantPrinted(t, out.String(), want, "")
 }
 
 // TestALongListOfRolesStaysShort: a run that a stubborn model drives to
@@ -174,23 +198,23 @@ func TestALongListOfRolesStaysShort(t *testing.T) {
 	var out bytes.Buffer
 	r := NewPrinter(&out).Run()
 	r.Messages("the run added", added)
-	assert.Equal(t, "the run added 4098 messages: user, assistant, toolResult, assistant, toolResult, assistant, "+
-		"… 4087 more …, assistant, toolResult, assistant, toolResult, assistant\n", out.String())
+	wantPrinted(t, out.String(), "the run added 4098 messages: user, assistant, toolResult, assistant, toolResult, assistant, "+
+		"… 4087 more …, assistant, toolResult, assistant, toolResult, assistant\n", "")
 
 	// Twelve names, runs of one role counted as one, are shown whole.
 	out.Reset()
 	r.Messages("history holds", added[:12])
-	assert.Equal(t, "history holds 12 messages: user, assistant, toolResult, assistant, toolResult, assistant, "+
-		"toolResult, assistant, toolResult, assistant, toolResult, assistant\n", out.String())
+	wantPrinted(t, out.String(), "history holds 12 messages: user, assistant, toolResult, assistant, toolResult, assistant, "+
+		"toolResult, assistant, toolResult, assistant, toolResult, assistant\n", "")
 	out.Reset()
 	r.Messages("history holds", added[:13])
-	assert.Equal(t, "history holds 13 messages: user, assistant, toolResult, assistant, toolResult, assistant, "+
-		"… 2 more …, toolResult, assistant, toolResult, assistant, toolResult\n", out.String())
+	wantPrinted(t, out.String(), "history holds 13 messages: user, assistant, toolResult, assistant, toolResult, assistant, "+
+		"… 2 more …, toolResult, assistant, toolResult, assistant, toolResult\n", "")
 	out.Reset()
 	results := slices.Repeat([]fakemodel.Message{fakemodel.ToolResultMessage{}}, 9)
 	r.Messages("history holds", slices.Concat(added[:11], results, added[1:10]))
-	assert.Equal(t, "history holds 29 messages: user, assistant, toolResult, assistant, toolResult, assistant, "+
-		"… 18 more …, assistant, toolResult, assistant, toolResult, assistant\n", out.String(),
+	wantPrinted(t, out.String(), "history holds 29 messages: user, assistant, toolResult, assistant, toolResult, assistant, "+
+		"… 18 more …, assistant, toolResult, assistant, toolResult, assistant\n",
 		"the count is of messages: toolResult ×10 counts 10")
 }
 
@@ -202,7 +226,7 @@ func TestAgentState(t *testing.T) {
 	want := `the agent's history holds 1 message; nothing is queued
 the agent's history holds 6 messages; still queued: steering message "Only direct flights.", follow-up "Book it."
 `
-	assert.Equal(t, want, out.String())
+	wantPrinted(t, out.String(), want, "")
 }
 
 // A call is one tool call that waits on a clock.
@@ -281,7 +305,7 @@ func TestBatchTookSaysHowLongABatchTookOnItsClock(t *testing.T) {
 				r := NewPrinter(&out).TimedRun(clk)
 				r.NextTurn()
 				r.BatchTook(results("a", "b", "c"))
-				assert.Equal(t, tt.want, out.String())
+				wantPrinted(t, out.String(), tt.want, "")
 			})
 		})
 	}
@@ -293,14 +317,35 @@ func TestBatchTookSaysNothingWhenThereIsNothingToCompare(t *testing.T) {
 		batch(clk, call{"a", 300 * time.Millisecond}, call{"b", 200 * time.Millisecond})
 		var out bytes.Buffer
 		NewPrinter(&out).Run().BatchTook(results("a", "b"))
-		assert.Empty(t, out.String(), "no clock")
+		if got := out.String(); got != "" {
+			t.Errorf("BatchTook with no clock printed %q, want nothing", got)
+		}
 		NewPrinter(&out).TimedRun(clk).BatchTook(results("a"))
-		assert.Empty(t, out.String(), "a batch of one call")
+		if got := out.String(); got != "" {
+			t.Errorf("BatchTook of a batch of one call printed %q, want nothing", got)
+		}
 		failed := results("a", "b")
 		failed[1].IsError = true
 		NewPrinter(&out).TimedRun(clk).BatchTook(failed)
-		assert.Empty(t, out.String(), "an error result: a call was cut short")
+		if got := out.String(); got != "" {
+			t.Errorf("BatchTook of a batch with an error result, a call cut short, printed %q, want nothing", got)
+		}
 		NewPrinter(&out).TimedRun(clk).BatchTook(results("a", "b"))
-		assert.NotEmpty(t, out.String(), "the same batch, timed")
+		if out.String() == "" {
+			t.Error("BatchTook of the same batch, timed, printed nothing, want how long it took")
+		}
 	})
+}
+
+// wantPrinted checks what a printer wrote; why, unless empty, says what the
+// text shows.
+func wantPrinted(t *testing.T, got, want, why string) {
+	t.Helper()
+	if diff := cmp.Diff(want, got); diff != "" {
+		if why != "" {
+			t.Errorf("%s; what the printer wrote differs (-want +got):\n%s", why, diff)
+			return
+		}
+		t.Errorf("what the printer wrote differs (-want +got):\n%s", diff)
+	}
 }

@@ -3,14 +3,13 @@ package narrative
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"strings"
 	"testing"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // printerFor parses args with a lab's output flags, -trace among them, and
@@ -22,7 +21,9 @@ func printerFor(t *testing.T, out *bytes.Buffer, args ...string) *Printer {
 	fs := cli.NewFlagSet("00-demo", "Lab 00.")
 	fs.BoolVar(&trace, "trace", false, "one line per event")
 	o.Flags(fs)
-	require.NoError(t, fs.Parse(args, &bytes.Buffer{}, &bytes.Buffer{}))
+	if err := fs.Parse(args, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
+		t.Fatalf("parse %q: %v", args, err)
+	}
 	return o.Printer(out)
 }
 
@@ -56,7 +57,9 @@ func TestOutputPicksWhatTheRunsBecome(t *testing.T) {
 		var out bytes.Buffer
 		tell(printerFor(t, &out, strings.Fields(args)...))
 		line, _, _ := strings.Cut(out.String(), "\n")
-		assert.Equal(t, first, line, "%q", args)
+		if line != first {
+			t.Errorf("with %q, the first line is %q, want %q", args, line, first)
+		}
 	}
 	var out bytes.Buffer
 	tell(printerFor(t, &out, "-diagram"))
@@ -71,16 +74,22 @@ func TestOutputPicksWhatTheRunsBecome(t *testing.T) {
 		"    L--xU: no answer: the loop stopped before the model answered",
 		"    Note over L: the agent's history holds 3 messages#59; nothing is queued",
 	} {
-		assert.Contains(t, out.String(), line+"\n")
+		if !strings.Contains(out.String(), line+"\n") {
+			t.Errorf("the diagram lacks the line %q; it is:\n%s", line, out.String())
+		}
 	}
-	assert.NotContains(t, out.String(), "model said", "none of the narrative's lines")
+	if strings.Contains(out.String(), "model said") {
+		t.Errorf("the diagram holds %q, a line of the narrative; it is:\n%s", "model said", out.String())
+	}
 }
 
 // TestAPictureHasNoColours: a diagram goes to a file, or into a Markdown
 // page, even from a terminal.
 func TestAPictureHasNoColours(t *testing.T) {
 	device, err := os.Open(os.DevNull)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer device.Close()
 	t.Setenv("NO_COLOR", "")
 	t.Setenv("TERM", "xterm")
@@ -88,7 +97,9 @@ func TestAPictureHasNoColours(t *testing.T) {
 		t.Skip("the null device is not a character device here")
 	}
 	o := Output{diagram: true}
-	assert.Equal(t, "x", o.Printer(device).Warn("x"))
+	if got := o.Printer(device).Warn("x"); got != "x" {
+		t.Errorf("a diagram's Warn(%q) on a terminal = %q, want it without colour", "x", got)
+	}
 }
 
 // TestOnlyOneOutputFlag: -trace, -diagram and -timeline each print the run
@@ -101,6 +112,10 @@ func TestOnlyOneOutputFlag(t *testing.T) {
 	o.Flags(fs)
 	var stderr bytes.Buffer
 	err := fs.Parse([]string{"-timeline", "-trace"}, &bytes.Buffer{}, &stderr)
-	require.ErrorIs(t, err, cli.ErrUsage)
-	assert.True(t, strings.HasPrefix(stderr.String(), "-trace and -timeline cannot go together: each prints the run instead of the narrative\n"), stderr.String())
+	if !errors.Is(err, cli.ErrUsage) {
+		t.Fatalf("-timeline -trace: error %v, want cli.ErrUsage", err)
+	}
+	if want := "-trace and -timeline cannot go together: each prints the run instead of the narrative\n"; !strings.HasPrefix(stderr.String(), want) {
+		t.Errorf("-timeline -trace: standard error is\n%s\nwant it to start with\n%s", stderr.String(), want)
+	}
 }
