@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
-
-	"github.com/stretchr/testify/assert"
 )
 
 // tricky are texts a run may hand a label: what a model writes, what a
@@ -49,24 +47,48 @@ func decode(label string) string {
 func TestLabelKeepsEveryTextOnOneSafeLine(t *testing.T) {
 	for _, text := range tricky {
 		label := Label(text, 40)
-		assert.NotContains(t, label, "\n", "%q", text)
-		assert.False(t, strings.ContainsAny(entity.ReplaceAllString(label, ""), "#;<>&ﬂ¶"), "%q gives %q", text, label)
+		if strings.Contains(label, "\n") {
+			t.Errorf("Label(%q, 40) = %q, want one line", text, label)
+		}
+		if strings.ContainsAny(entity.ReplaceAllString(label, ""), "#;<>&ﬂ¶") {
+			t.Errorf("Label(%q, 40) = %q, which holds a character Mermaid reads as syntax, want only its code", text, label)
+		}
 		back := decode(label)
-		assert.LessOrEqual(t, utf8.RuneCountInString(back), 40, "%q", text)
-		assert.Equal(t, shorten(text, 40), back, "Mermaid reads %q back as the text", label)
-		assert.True(t, utf8.ValidString(label), "%q", text)
+		if n := utf8.RuneCountInString(back); n > 40 {
+			t.Errorf("Label(%q, 40) reads back as %d characters, want at most 40", text, n)
+		}
+		if want := shorten(text, 40); back != want {
+			t.Errorf("Mermaid reads Label(%q, 40) = %q back as %q, want the text, %q", text, label, back, want)
+		}
+		if !utf8.ValidString(label) {
+			t.Errorf("Label(%q, 40) = %q, want valid UTF-8", text, label)
+		}
 	}
-	assert.Equal(t, `He said "hi"#59; then 'bye'`, Label(`He said "hi"; then 'bye'`, 40))
-	assert.Equal(t, "abcd…", Label("abcdefgh", 5), "a long text is cut, with …")
-	assert.Equal(t, "line one line two", Label("line one\nline two", 40))
+	if got, want := Label(`He said "hi"; then 'bye'`, 40), `He said "hi"#59; then 'bye'`; got != want {
+		t.Errorf("Label(%q, 40) = %q, want %q", `He said "hi"; then 'bye'`, got, want)
+	}
+	if got, want := Label("abcdefgh", 5), "abcd…"; got != want {
+		t.Errorf("Label(%q, 5) = %q, want %q: a long text is cut, with …", "abcdefgh", got, want)
+	}
+	if got, want := Label("line one\nline two", 40), "line one line two"; got != want {
+		t.Errorf("Label(%q, 40) = %q, want %q", "line one\nline two", got, want)
+	}
 }
 
 func TestANameCodesWhatWouldEndIt(t *testing.T) {
-	assert.Equal(t, "a#58;b#44;c#64;d", name("a:b,c@d"))
-	assert.Equal(t, "(no name)", name(" "))
-	assert.Equal(t, "end", name("end"), "a keyword is fine as an alias")
+	if got, want := name("a:b,c@d"), "a#58;b#44;c#64;d"; got != want {
+		t.Errorf("name(%q) = %q, want %q", "a:b,c@d", got, want)
+	}
+	if got, want := name(" "), "(no name)"; got != want {
+		t.Errorf("name(%q) = %q, want %q", " ", got, want)
+	}
+	if got, want := name("end"), "end"; got != want {
+		t.Errorf("name(%q) = %q, want %q: a keyword is fine as an alias", "end", got, want)
+	}
 	for _, text := range tricky {
-		assert.False(t, strings.ContainsAny(entity.ReplaceAllString(name(text), ""), "#;<>&:,@\n"), "%q", text)
+		if got := name(text); strings.ContainsAny(entity.ReplaceAllString(got, ""), "#;<>&:,@\n") {
+			t.Errorf("name(%q) = %q, which holds a character that would end it, want only its code", text, got)
+		}
 	}
 }
 
@@ -80,6 +102,8 @@ func TestATaskNameNeverStartsLikeAKeyword(t *testing.T) {
 		"% done":               "#37; done",
 		`c reports: a "b"; #1`: `c reports#58; a "b"#59; #35;1`,
 	} {
-		assert.Equal(t, want, taskName(text), "%q", text)
+		if got := taskName(text); got != want {
+			t.Errorf("taskName(%q) = %q, want %q", text, got, want)
+		}
 	}
 }

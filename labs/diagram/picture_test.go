@@ -11,8 +11,7 @@ import (
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/democlock"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestFinishedDrawsARunFromItsHistory draws lab 02's run from its history:
@@ -31,7 +30,7 @@ func TestFinishedDrawsARunFromItsHistory(t *testing.T) {
 		History: history, Requests: []fakemodel.Request{{Messages: history[:1], Tools: []fakemodel.ToolSpec{{Name: "calculate"}}}},
 		Turns: 2, StopReason: "error",
 	})
-	assert.Equal(t, `sequenceDiagram
+	wantDrawn(t, b.String(), `sequenceDiagram
     participant U as User
     participant L as Loop
     participant M as Model
@@ -46,7 +45,7 @@ func TestFinishedDrawsARunFromItsHistory(t *testing.T) {
     Note over L: loop ended: 2 turns, stop reason error
     Note over L: history holds 4 messages: user, assistant, toolResult, assistant
     L--xU: no answer: the loop stopped before the model answered
-`, b.String())
+`)
 }
 
 // TestASequenceDrawsEachBeatAsItComes draws a parallel batch as lab 05's
@@ -79,7 +78,7 @@ func TestASequenceDrawsEachBeatAsItComes(t *testing.T) {
 	s.Ended("loop ended: 2 turns, stop reason completed")
 	s.Answer("Done.", true)
 	s.Line("--- Continue: again ---")
-	assert.Equal(t, `sequenceDiagram
+	wantDrawn(t, b.String(), `sequenceDiagram
     participant U as User
     participant L as Loop
     participant M as Model
@@ -103,8 +102,8 @@ func TestASequenceDrawsEachBeatAsItComes(t *testing.T) {
     Note over L: loop ended: 2 turns, stop reason completed
     L-->>U: Done.
     Note over U,L: Continue: again
-`, b.String())
-	assert.Empty(t, wellFormed(b.String()))
+`)
+	wantWellFormed(t, "the diagram", b.String())
 }
 
 // TestAnEndWithoutAStartIsDrawnOnTheLoop: a call that the lanes never saw
@@ -114,8 +113,10 @@ func TestAnEndWithoutAStartIsDrawnOnTheLoop(t *testing.T) {
 	var b strings.Builder
 	s := NewSequence(&b)
 	s.ToolEnd("x", "rm", "blocked", true, nil)
-	assert.True(t, strings.HasSuffix(b.String(), "    L--xL: rm x ⇒ error: blocked\n"), b.String())
-	assert.Empty(t, wellFormed(b.String()))
+	if want := "    L--xL: rm x ⇒ error: blocked\n"; !strings.HasSuffix(b.String(), want) {
+		t.Errorf("the diagram ends\n%s\nwant it to end with\n%s", b.String(), want)
+	}
+	wantWellFormed(t, "the diagram", b.String())
 }
 
 // TestATimelineDrawsEachBatchOnItsClock runs a batch of three calls on a
@@ -144,7 +145,9 @@ func TestATimelineDrawsEachBatchOnItsClock(t *testing.T) {
 		for id, steps := range naps {
 			wg.Go(func() {
 				for _, d := range steps {
-					assert.NoError(t, clock.Sleep(context.Background(), id, d))
+					if err := clock.Sleep(context.Background(), id, d); err != nil {
+						t.Errorf("Sleep(%q, %v): %v", id, d, err)
+					}
 				}
 				clock.End(id)
 			})
@@ -162,8 +165,10 @@ func TestATimelineDrawsEachBatchOnItsClock(t *testing.T) {
 		tl.ToolStart("d", "write", nil)
 		tl.ToolEnd("d", "write", "", false, []string{"terminate"})
 		tl.Ended("")
-		require.Empty(t, wellFormed(b.String()))
-		assert.Equal(t, `gantt
+		if problems := wellFormed(b.String()); len(problems) != 0 {
+			t.Fatalf("the timeline is not well formed:\n%s", strings.Join(problems, "\n"))
+		}
+		wantDrawn(t, b.String(), `gantt
     title Tool calls on the demo clock
     dateFormat x
     axisFormat %S.%L s
@@ -174,7 +179,7 @@ func TestATimelineDrawsEachBatchOnItsClock(t *testing.T) {
     c reports#58; slow :milestone, 100, 100
     section part 2 · turn 1 · 1 call, each done at once
     d write (terminate) :400, 400
-`, b.String())
+`)
 	})
 }
 
@@ -190,11 +195,23 @@ func TestATimelineTellsOneAfterAnother(t *testing.T) {
 		for _, id := range []string{"a", "b"} {
 			tl.ToolStart(id, "write", nil)
 			clock.Start(id)
-			assert.NoError(t, clock.Sleep(context.Background(), id, 100*time.Millisecond))
+			if err := clock.Sleep(context.Background(), id, 100*time.Millisecond); err != nil {
+				t.Errorf("Sleep(%q, 100ms): %v", id, err)
+			}
 			clock.End(id)
 			tl.ToolEnd(id, "write", "", false, nil)
 		}
 		tl.Ended("")
-		assert.Contains(t, b.String(), "    section turn 1 · 2 calls, one after another\n    a write :0, 100\n    b write :100, 200\n")
+		if want := "    section turn 1 · 2 calls, one after another\n    a write :0, 100\n    b write :100, 200\n"; !strings.Contains(b.String(), want) {
+			t.Errorf("the timeline is\n%s\nwant it to hold\n%s", b.String(), want)
+		}
 	})
+}
+
+// wantDrawn checks a diagram line by line.
+func wantDrawn(t *testing.T, got, want string) {
+	t.Helper()
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("the diagram differs (-want +got):\n%s", diff)
+	}
 }

@@ -10,8 +10,6 @@ import (
 	"testing"
 
 	"github.com/agent-loop-lab/agent-loop-lab/expected"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // The statements this package writes, one pattern per kind of line. A
@@ -116,7 +114,9 @@ func wellFormed(text string) []string {
 
 func TestWellFormedCatchesABrokenDiagram(t *testing.T) {
 	good := "sequenceDiagram\n    participant U as User\n    participant L as Loop\n    participant T1 as x\n    L->>+T1: a\n    T1-->>-L: b\n"
-	require.Empty(t, wellFormed(good))
+	if problems := wellFormed(good); len(problems) != 0 {
+		t.Fatalf("a good diagram is not well formed:\n%s", strings.Join(problems, "\n"))
+	}
 	for name, broken := range map[string]string{
 		"a raw ;":            strings.Replace(good, ": a", ": a; b", 1),
 		"a raw #":            strings.Replace(good, ": a", ": a # b", 1),
@@ -127,39 +127,53 @@ func TestWellFormedCatchesABrokenDiagram(t *testing.T) {
 		"a : in an alias":    strings.Replace(good, "as x", "as x:y", 1),
 		"another diagram":    "graph LR\n",
 	} {
-		assert.NotEmpty(t, wellFormed(broken), name)
+		if len(wellFormed(broken)) == 0 {
+			t.Errorf("wellFormed finds no problem in a diagram with %s:\n%s", name, broken)
+		}
 	}
-	assert.NotEmpty(t, wellFormed("gantt\n    title Tool calls on the demo clock\n    dateFormat x\n    axisFormat %S.%L s\n    click me :0, 1\n"))
+	if len(wellFormed("gantt\n    title Tool calls on the demo clock\n    dateFormat x\n    axisFormat %S.%L s\n    click me :0, 1\n")) == 0 {
+		t.Errorf("wellFormed finds no problem in a timeline with a task named click, a keyword")
+	}
 }
 
 // TestEveryDiagramOfTheWorkbookIsWellFormed checks every diagram the labs
 // print into a golden file, and every diagram a README shows.
 func TestEveryDiagramOfTheWorkbookIsWellFormed(t *testing.T) {
 	root, err := expected.Root()
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	goldens, err := filepath.Glob(filepath.Join(root, "expected", "*.txt"))
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	checked := 0
 	for _, path := range goldens {
 		data, err := os.ReadFile(path)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if first, _, _ := strings.Cut(string(data), "\n"); first == "sequenceDiagram" || first == "gantt" {
 			checked++
-			assert.Empty(t, wellFormed(string(data)), filepath.Base(path))
+			wantWellFormed(t, filepath.Base(path), string(data))
 		}
 	}
-	assert.GreaterOrEqual(t, checked, 11, "the golden diagrams")
+	if want := 11; checked < want {
+		t.Errorf("checked %d golden diagrams, want at least %d", checked, want)
+	}
 	readmes := 0
 	for _, lab := range Labs() {
 		for _, name := range []string{"README.md", "README.zh-CN.md"} {
 			path := filepath.Join(root, "labs", lab, name)
 			for i, block := range mermaidBlocks(t, path) {
 				readmes++
-				assert.Empty(t, wellFormed(block), "%s, diagram %d", path, i+1)
+				wantWellFormed(t, fmt.Sprintf("%s, diagram %d", path, i+1), block)
 			}
 		}
 	}
-	assert.GreaterOrEqual(t, readmes, 22, "the READMEs' diagrams")
+	if want := 22; readmes < want {
+		t.Errorf("checked %d diagrams in the READMEs, want at least %d", readmes, want)
+	}
 }
 
 // mermaidBlocks returns the fenced blocks of a Markdown file whose info
@@ -167,7 +181,9 @@ func TestEveryDiagramOfTheWorkbookIsWellFormed(t *testing.T) {
 func mermaidBlocks(t *testing.T, path string) []string {
 	t.Helper()
 	f, err := os.Open(path)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer f.Close()
 	var blocks []string
 	var block *strings.Builder
@@ -183,6 +199,16 @@ func mermaidBlocks(t *testing.T, path string) []string {
 			block.WriteString(line + "\n")
 		}
 	}
-	require.NoError(t, sc.Err())
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
 	return blocks
+}
+
+// wantWellFormed reports each problem of a diagram; what names it.
+func wantWellFormed(t *testing.T, what, diagram string) {
+	t.Helper()
+	if problems := wellFormed(diagram); len(problems) != 0 {
+		t.Errorf("%s is not well formed:\n%s", what, strings.Join(problems, "\n"))
+	}
 }
