@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"io"
 	"os"
 	"os/exec"
@@ -17,17 +16,20 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // TestCommandLine checks the command lines that golden refuses before it
 // builds anything, and its help.
 func TestCommandLine(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	assert.Equal(t, 0, cli.Run(context.Background(), run, []string{"-h"}, &stdout, &stderr))
-	assert.Contains(t, stdout.String(), "Usage: go run ./expected/cmd/golden", "help goes to standard output")
+	if status := cli.Run(context.Background(), run, []string{"-h"}, &stdout, &stderr); status != 0 {
+		t.Errorf("-h: status %d, want 0", status)
+	}
+	if want := "Usage: go run ./expected/cmd/golden"; !strings.Contains(stdout.String(), want) {
+		t.Errorf("-h: standard output is %q, want it to hold %q: help goes to standard output", stdout.String(), want)
+	}
 
 	for _, tt := range []struct {
 		args []string
@@ -42,9 +44,15 @@ func TestCommandLine(t *testing.T) {
 	} {
 		stdout.Reset()
 		stderr.Reset()
-		assert.Equal(t, 2, cli.Run(context.Background(), run, tt.args, &stdout, &stderr), "%q", tt.args)
-		assert.True(t, strings.HasPrefix(stderr.String(), tt.want), "%q: %s", tt.args, stderr.String())
-		assert.Empty(t, stdout.String(), "%q: nothing runs", tt.args)
+		if status := cli.Run(context.Background(), run, tt.args, &stdout, &stderr); status != 2 {
+			t.Errorf("%q: status %d, want 2", tt.args, status)
+		}
+		if !strings.HasPrefix(stderr.String(), tt.want) {
+			t.Errorf("%q: standard error is %q, want it to start with %q", tt.args, stderr.String(), tt.want)
+		}
+		if stdout.String() != "" {
+			t.Errorf("%q: standard output is %q, want nothing: nothing runs", tt.args, stdout.String())
+		}
 	}
 }
 
@@ -52,8 +60,12 @@ func TestCommandLine(t *testing.T) {
 // cannot be written, as the labs do.
 func TestLostOutputIsAFailure(t *testing.T) {
 	var stderr bytes.Buffer
-	assert.Equal(t, 1, cli.Run(context.Background(), run, []string{"-h"}, failingWriter{}, &stderr))
-	assert.Contains(t, stderr.String(), "write output: disk full")
+	if status := cli.Run(context.Background(), run, []string{"-h"}, failingWriter{}, &stderr); status != 1 {
+		t.Errorf("status %d, want 1", status)
+	}
+	if want := "write output: disk full"; !strings.Contains(stderr.String(), want) {
+		t.Errorf("standard error is %q, want it to hold %q", stderr.String(), want)
+	}
 }
 
 // failingWriter fails every write, as a full disk does.
@@ -72,7 +84,9 @@ func TestASignalLeavesNoTemporaryFolder(t *testing.T) {
 	}
 	golden := filepath.Join(t.TempDir(), "golden")
 	out, err := exec.Command("go", "build", "-o", golden, ".").CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
 
 	for _, tt := range []struct {
 		name    string
@@ -92,8 +106,12 @@ func TestASignalLeavesNoTemporaryFolder(t *testing.T) {
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
 			stdout, err := cmd.StdoutPipe()
-			require.NoError(t, err)
-			require.NoError(t, cmd.Start())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
 			// Its first line says that it built lab 05 and ran its first
 			// case; the next case takes a second.
 			lines := bufio.NewScanner(stdout)
@@ -102,20 +120,40 @@ func TestASignalLeavesNoTemporaryFolder(t *testing.T) {
 				t.Fatalf("golden's first line is %q; stderr: %s", lines.Text(), stderr.String())
 			}
 			leftovers, err := filepath.Glob(filepath.Join(tmp, "agent-loop-lab-golden-*"))
-			require.NoError(t, err)
-			require.Len(t, leftovers, 1, "the folder golden builds the labs in")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(leftovers) != 1 {
+				t.Fatalf("%d folders %q, want 1: the folder golden builds the labs in", len(leftovers), leftovers)
+			}
 			for _, sig := range tt.signals {
-				require.NoError(t, cmd.Process.Signal(sig))
+				if err := cmd.Process.Signal(sig); err != nil {
+					t.Fatal(err)
+				}
 				waitDelivered(t, cmd.Process.Pid, sig)
 			}
 			_, _ = io.Copy(io.Discard, stdout)
 			err = cmd.Wait()
-			require.True(t, cmd.ProcessState.Exited(), "the signal killed golden: %v", err)
-			assert.Equal(t, tt.status, cmd.ProcessState.ExitCode())
-			assert.Equal(t, tt.stderr, stderr.String())
+			if !cmd.ProcessState.Exited() {
+				t.Fatalf("the signal killed golden: %v", err)
+			}
+			if status := cmd.ProcessState.ExitCode(); status != tt.status {
+				t.Errorf("status %d, want %d", status, tt.status)
+			}
+			if stderr.String() != tt.stderr {
+				t.Errorf("standard error is %q, want %q", stderr.String(), tt.stderr)
+			}
 			entries, err := os.ReadDir(tmp)
-			require.NoError(t, err)
-			assert.Empty(t, entries, "what golden left in its temporary folder's parent")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(entries) != 0 {
+				names := make([]string, len(entries))
+				for i, e := range entries {
+					names[i] = e.Name()
+				}
+				t.Errorf("golden left %q in its temporary folder's parent, want nothing", names)
+			}
 		})
 	}
 }
@@ -133,10 +171,14 @@ func waitDelivered(t *testing.T, pid int, sig os.Signal) {
 			return
 		}
 		_, rest, found := strings.Cut(string(status), "\nShdPnd:")
-		require.True(t, found, "no ShdPnd in /proc/%d/status", pid)
+		if !found {
+			t.Fatalf("no ShdPnd in /proc/%d/status", pid)
+		}
 		field, _, _ := strings.Cut(rest, "\n")
 		pending, err := strconv.ParseUint(strings.TrimSpace(field), 16, 64)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatalf("ShdPnd in /proc/%d/status: %v", pid, err)
+		}
 		if pending&bit == 0 {
 			return
 		}
