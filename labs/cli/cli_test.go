@@ -8,11 +8,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // returns is a program that prints out and returns err.
@@ -43,17 +42,27 @@ func TestRunTurnsTheErrorIntoTheExitStatus(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			status := Run(context.Background(), returns("output\n", tt.err), nil, &stdout, &stderr)
-			assert.Equal(t, tt.status, status)
-			assert.Equal(t, tt.stderr, stderr.String())
-			assert.Equal(t, "output\n", stdout.String())
+			if status != tt.status {
+				t.Errorf("status %d, want %d", status, tt.status)
+			}
+			if stderr.String() != tt.stderr {
+				t.Errorf("standard error is %q, want %q", stderr.String(), tt.stderr)
+			}
+			if want := "output\n"; stdout.String() != want {
+				t.Errorf("standard output is %q, want %q", stdout.String(), want)
+			}
 		})
 	}
 }
 
 func TestBadInputKeepsItsError(t *testing.T) {
 	err := BadInput(fmt.Errorf("load: %w", context.DeadlineExceeded))
-	assert.ErrorIs(t, err, context.DeadlineExceeded)
-	assert.EqualError(t, err, "load: context deadline exceeded")
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("BadInput's error %v does not wrap context.DeadlineExceeded", err)
+	}
+	if got, want := errText(err), "load: context deadline exceeded"; got != want {
+		t.Errorf("BadInput's error is %q, want %q", got, want)
+	}
 }
 
 // TestLostOutputIsAnError runs a program, and one that prints its help,
@@ -63,14 +72,22 @@ func TestLostOutputIsAnError(t *testing.T) {
 	for _, err := range []error{nil, flag.ErrHelp} {
 		var stderr bytes.Buffer
 		status := Run(context.Background(), returns("output\n", err), nil, fullDisk{}, &stderr)
-		assert.Equal(t, 1, status, "%v", err)
-		assert.Equal(t, "error: write output: no space left on device\n", stderr.String())
+		if status != 1 {
+			t.Errorf("a program that returns %v: status %d, want 1", err, status)
+		}
+		if want := "error: write output: no space left on device\n"; stderr.String() != want {
+			t.Errorf("a program that returns %v: standard error is %q, want %q", err, stderr.String(), want)
+		}
 	}
 
 	// A program that failed already reports its own error.
 	var stderr bytes.Buffer
-	assert.Equal(t, 2, Run(context.Background(), returns("output\n", ErrUsage), nil, fullDisk{}, &stderr))
-	assert.Empty(t, stderr.String())
+	if status := Run(context.Background(), returns("output\n", ErrUsage), nil, fullDisk{}, &stderr); status != 2 {
+		t.Errorf("a program that returns ErrUsage: status %d, want 2", status)
+	}
+	if stderr.String() != "" {
+		t.Errorf("a program that returns ErrUsage: standard error is %q, want nothing", stderr.String())
+	}
 }
 
 // fullDisk is a writer that fails every write.
@@ -83,14 +100,26 @@ func TestAnErrorAfterCtrlCIsAnInterruption(t *testing.T) {
 	cancel()
 	var stdout, stderr bytes.Buffer
 	status := Run(ctx, returns("", fmt.Errorf("read scenario: %w", context.Canceled)), nil, &stdout, &stderr)
-	assert.Equal(t, 130, status)
-	assert.Equal(t, "interrupted: Ctrl-C cancelled the run\n", stderr.String())
+	if status != 130 {
+		t.Errorf("status %d, want 130", status)
+	}
+	if want := "interrupted: Ctrl-C cancelled the run\n"; stderr.String() != want {
+		t.Errorf("standard error is %q, want %q", stderr.String(), want)
+	}
 
 	stderr.Reset()
-	assert.Equal(t, 0, Run(ctx, returns("", nil), nil, &stdout, &stderr), "a run that finished exits 0, Ctrl-C or not")
-	assert.Empty(t, stderr.String())
-	assert.Equal(t, 2, Run(ctx, returns("", ErrUsage), nil, &stdout, &stderr), "a bad command line was reported already")
-	assert.Empty(t, stderr.String())
+	if status := Run(ctx, returns("", nil), nil, &stdout, &stderr); status != 0 {
+		t.Errorf("a run that finished: status %d, want 0, Ctrl-C or not", status)
+	}
+	if stderr.String() != "" {
+		t.Errorf("a run that finished: standard error is %q, want nothing", stderr.String())
+	}
+	if status := Run(ctx, returns("", ErrUsage), nil, &stdout, &stderr); status != 2 {
+		t.Errorf("a bad command line, reported already: status %d, want 2", status)
+	}
+	if stderr.String() != "" {
+		t.Errorf("a bad command line, reported already: standard error is %q, want nothing", stderr.String())
+	}
 }
 
 func TestRunPassesTheArguments(t *testing.T) {
@@ -100,7 +129,9 @@ func TestRunPassesTheArguments(t *testing.T) {
 		return nil
 	}
 	Run(context.Background(), program, []string{"-trace", "x"}, io.Discard, io.Discard)
-	assert.Equal(t, []string{"-trace", "x"}, got)
+	if want := []string{"-trace", "x"}; !slices.Equal(got, want) {
+		t.Errorf("the program got %q, want %q", got, want)
+	}
 }
 
 // outOfRange reads past the end of a slice, with one argument or more, as
@@ -117,21 +148,36 @@ func outOfRange(_ context.Context, args []string, stdout, _ io.Writer) error {
 // says what panicked and where, instead of a stack.
 func TestAPanicIsABug(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	assert.Equal(t, 70, Run(context.Background(), outOfRange, []string{"a", "b", "c"}, &stdout, &stderr))
-	assert.Equal(t, "output\n", stdout.String(), "what the program printed stays")
-	assert.Equal(t, "bug: the program panicked at "+lineOf(t, "calls[len(args)]")+": runtime error: index out of range [3] with length 1\n", stderr.String())
+	if status := Run(context.Background(), outOfRange, []string{"a", "b", "c"}, &stdout, &stderr); status != 70 {
+		t.Errorf("status %d, want 70", status)
+	}
+	if want := "output\n"; stdout.String() != want {
+		t.Errorf("standard output is %q, want %q: what the program printed stays", stdout.String(), want)
+	}
+	if want := "bug: the program panicked at " + lineOf(t, "calls[len(args)]") + ": runtime error: index out of range [3] with length 1\n"; stderr.String() != want {
+		t.Errorf("standard error is %q, want %q", stderr.String(), want)
+	}
 
 	// Whatever the program panics with is printed on one line, and
 	// Ctrl-C does not make a bug an interruption.
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
+	panicked := regexp.MustCompile(`^bug: the program panicked at cli_test\.go:\d+: `)
 	for _, v := range []any{"two\nlines \x1b[2J", errors.New("an error"), 42} {
 		stderr.Reset()
 		program := func(context.Context, []string, io.Writer, io.Writer) error { panic(v) }
-		assert.Equal(t, 70, Run(cancelled, program, nil, &stdout, &stderr), "%v", v)
-		assert.Regexp(t, `^bug: the program panicked at cli_test\.go:\d+: `, stderr.String())
-		assert.Equal(t, 1, strings.Count(stderr.String(), "\n"), "one line: %q", stderr.String())
-		assert.NotContains(t, stderr.String(), "\x1b")
+		if status := Run(cancelled, program, nil, &stdout, &stderr); status != 70 {
+			t.Errorf("panic(%#v): status %d, want 70", v, status)
+		}
+		if !panicked.MatchString(stderr.String()) {
+			t.Errorf("panic(%#v): standard error is %q, want it to match %s", v, stderr.String(), panicked)
+		}
+		if n := strings.Count(stderr.String(), "\n"); n != 1 {
+			t.Errorf("panic(%#v): standard error is %q, %d lines, want one", v, stderr.String(), n)
+		}
+		if strings.Contains(stderr.String(), "\x1b") {
+			t.Errorf("panic(%#v): standard error is %q, want no escape character", v, stderr.String())
+		}
 	}
 }
 
@@ -139,8 +185,20 @@ func TestAPanicIsABug(t *testing.T) {
 func lineOf(t *testing.T, code string) string {
 	t.Helper()
 	data, err := os.ReadFile("cli_test.go")
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	before, _, found := strings.Cut(string(data), code)
-	require.True(t, found, code)
+	if !found {
+		t.Fatalf("cli_test.go does not hold %q", code)
+	}
 	return fmt.Sprintf("cli_test.go:%d", strings.Count(before, "\n")+1)
+}
+
+// errText is err's text, or "" for no error.
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
 }

@@ -8,9 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // limit is a flag value of the kind the labs define: a number in a range.
@@ -60,9 +57,15 @@ Flags:
 func TestHelpGoesToStandardOutput(t *testing.T) {
 	for _, arg := range []string{"-h", "-help", "--help"} {
 		var stdout, stderr bytes.Buffer
-		assert.Equal(t, 0, Run(context.Background(), demo, []string{"-trace", arg}, &stdout, &stderr), arg)
-		assert.Equal(t, demoHelp, stdout.String(), arg)
-		assert.Empty(t, stderr.String(), arg)
+		if status := Run(context.Background(), demo, []string{"-trace", arg}, &stdout, &stderr); status != 0 {
+			t.Errorf("%s: status %d, want 0", arg, status)
+		}
+		if stdout.String() != demoHelp {
+			t.Errorf("%s: standard output is\n%s\nwant the help:\n%s", arg, stdout.String(), demoHelp)
+		}
+		if stderr.String() != "" {
+			t.Errorf("%s: standard error is %q, want nothing", arg, stderr.String())
+		}
 	}
 }
 
@@ -85,9 +88,15 @@ func TestABadCommandLineExitsWith2(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			assert.Equal(t, 2, Run(context.Background(), demo, tt.args, &stdout, &stderr))
-			assert.Equal(t, tt.mistake+"\n"+demoHelp, stderr.String(), "the mistake, then the help")
-			assert.Empty(t, stdout.String())
+			if status := Run(context.Background(), demo, tt.args, &stdout, &stderr); status != 2 {
+				t.Errorf("status %d, want 2", status)
+			}
+			if want := tt.mistake + "\n" + demoHelp; stderr.String() != want {
+				t.Errorf("standard error is\n%s\nwant the mistake, then the help:\n%s", stderr.String(), want)
+			}
+			if stdout.String() != "" {
+				t.Errorf("standard output is %q, want nothing", stdout.String())
+			}
 		})
 	}
 }
@@ -108,24 +117,38 @@ func TestAFlagGivenTwiceIsRefused(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var stdout, stderr bytes.Buffer
-		assert.Equal(t, 2, Run(context.Background(), demo, tt.args, &stdout, &stderr), "%q", tt.args)
-		assert.Equal(t, "flag given twice: "+tt.flag+"\n"+demoHelp, stderr.String(), "%q", tt.args)
-		assert.Empty(t, stdout.String())
+		if status := Run(context.Background(), demo, tt.args, &stdout, &stderr); status != 2 {
+			t.Errorf("%q: status %d, want 2", tt.args, status)
+		}
+		if want := "flag given twice: " + tt.flag + "\n" + demoHelp; stderr.String() != want {
+			t.Errorf("%q: standard error is\n%s\nwant\n%s", tt.args, stderr.String(), want)
+		}
+		if stdout.String() != "" {
+			t.Errorf("%q: standard output is %q, want nothing", tt.args, stdout.String())
+		}
 	}
 }
 
 func TestEachFlagOnceIsFine(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	assert.Equal(t, 0, Run(context.Background(), demo, []string{"-max-turns", "2", "-trace", "-name", "x"}, &stdout, &stderr))
-	assert.Empty(t, stdout.String()+stderr.String())
+	if status := Run(context.Background(), demo, []string{"-max-turns", "2", "-trace", "-name", "x"}, &stdout, &stderr); status != 0 {
+		t.Errorf("status %d, want 0", status)
+	}
+	if got := stdout.String() + stderr.String(); got != "" {
+		t.Errorf("the program printed %q, want nothing", got)
+	}
 }
 
 func TestRefuseReportsAMistakeTheFlagsCannotSee(t *testing.T) {
 	fs := NewFlagSet("00-demo", "Lab 00 shows the flags.")
 	var stderr bytes.Buffer
 	err := fs.Refuse(&stderr, "-%s cannot go with -%s", "a", "b")
-	require.ErrorIs(t, err, ErrUsage)
-	assert.Equal(t, "-a cannot go with -b\nUsage: go run ./labs/00-demo [flags]\n\nLab 00 shows the flags.\n\nFlags:\n  -h\n    \tprint this help\n", stderr.String())
+	if !errors.Is(err, ErrUsage) {
+		t.Fatalf("Refuse returned %v, want ErrUsage", err)
+	}
+	if want := "-a cannot go with -b\nUsage: go run ./labs/00-demo [flags]\n\nLab 00 shows the flags.\n\nFlags:\n  -h\n    \tprint this help\n"; stderr.String() != want {
+		t.Errorf("standard error is\n%s\nwant\n%s", stderr.String(), want)
+	}
 }
 
 func TestRequiresRefusesAFlagWithoutTheOneItNeeds(t *testing.T) {
@@ -150,17 +173,11 @@ func TestRequiresRefusesAFlagWithoutTheOneItNeeds(t *testing.T) {
 		fs.Var(&opts.turns, "max-turns", "stop after `N` turns")
 		fs.StringVar(&opts.name, "name", "", "the `NAME` to greet")
 		var stdout, stderr bytes.Buffer
-		require.NoError(t, fs.Parse(tt.args, &stdout, &stderr))
-		err := fs.Requires(&stderr, "trace", "only a trace has names", "max-turns", "name")
-		if tt.want == "" {
-			assert.NoError(t, err, "%q", tt.args)
-			assert.Empty(t, stderr.String())
-			continue
+		if err := fs.Parse(tt.args, &stdout, &stderr); err != nil {
+			t.Fatalf("parse %q: %v", tt.args, err)
 		}
-		require.ErrorIs(t, err, ErrUsage, "%q", tt.args)
-		first, _, _ := strings.Cut(stderr.String(), "\n")
-		assert.Equal(t, tt.want, first, "%q", tt.args)
-		assert.Contains(t, stderr.String(), "Usage:", "the help follows")
+		err := fs.Requires(&stderr, "trace", "only a trace has names", "max-turns", "name")
+		wantRefusal(t, tt.args, err, stderr.String(), tt.want)
 	}
 }
 
@@ -187,14 +204,32 @@ func TestOneOfRefusesTwoFlagsOfAGroup(t *testing.T) {
 		fs.OneOf("each replaces the output", "trace", "no-such-flag", "quiet")
 		var stdout, stderr bytes.Buffer
 		err := fs.Parse(tt.args, &stdout, &stderr)
-		if tt.want == "" {
-			assert.NoError(t, err, "%q", tt.args)
-			assert.Empty(t, stderr.String())
-			continue
+		wantRefusal(t, tt.args, err, stderr.String(), tt.want)
+	}
+}
+
+// wantRefusal checks how a flag set took the command line args: if mistake
+// is "", it took them and said nothing; else it refused them with ErrUsage,
+// and standard error is the mistake, then the help. An error that is not
+// ErrUsage ends the test.
+func wantRefusal(t *testing.T, args []string, err error, stderr, mistake string) {
+	t.Helper()
+	if mistake == "" {
+		if err != nil {
+			t.Errorf("%q: %v, want no error", args, err)
 		}
-		require.ErrorIs(t, err, ErrUsage, "%q", tt.args)
-		first, _, _ := strings.Cut(stderr.String(), "\n")
-		assert.Equal(t, tt.want, first, "%q", tt.args)
-		assert.Contains(t, stderr.String(), "Usage:", "the help follows")
+		if stderr != "" {
+			t.Errorf("%q: standard error is %q, want nothing", args, stderr)
+		}
+		return
+	}
+	if !errors.Is(err, ErrUsage) {
+		t.Fatalf("%q: error %v, want ErrUsage", args, err)
+	}
+	if first, _, _ := strings.Cut(stderr, "\n"); first != mistake {
+		t.Errorf("%q: standard error starts %q, want %q", args, first, mistake)
+	}
+	if !strings.Contains(stderr, "Usage:") {
+		t.Errorf("%q: standard error is %q, want the help to follow", args, stderr)
 	}
 }

@@ -9,8 +9,6 @@ import (
 	"testing"
 
 	"github.com/fatih/color"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // TestColourOnlyOnATerminal checks Colorful with the null device, which is
@@ -18,40 +16,64 @@ import (
 // Run wraps standard output in.
 func TestColourOnlyOnATerminal(t *testing.T) {
 	device, err := os.Open(os.DevNull)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer device.Close()
 	if info, err := device.Stat(); err != nil || info.Mode()&os.ModeCharDevice == 0 {
 		t.Skip("the null device is not a character device here")
 	}
 	t.Setenv("NO_COLOR", "")
 	t.Setenv("TERM", "xterm")
-	assert.True(t, Colorful(device))
-	assert.True(t, Colorful(&checkedWriter{w: device}), "Run's wrapper hides no terminal")
-	assert.False(t, Colorful(&bytes.Buffer{}), "a pipe or a buffer gets plain text")
+	if !Colorful(device) {
+		t.Error("a terminal: Colorful is false, want true")
+	}
+	if !Colorful(&checkedWriter{w: device}) {
+		t.Error("a terminal in Run's wrapper: Colorful is false, want true: the wrapper hides no terminal")
+	}
+	if Colorful(&bytes.Buffer{}) {
+		t.Error("a buffer: Colorful is true, want false: a pipe or a buffer gets plain text")
+	}
 	t.Setenv("TERM", "dumb")
-	assert.False(t, Colorful(device), "a dumb terminal gets plain text")
+	if Colorful(device) {
+		t.Error("TERM=dumb: Colorful is true, want false: a dumb terminal gets plain text")
+	}
 	t.Setenv("TERM", "xterm")
 	t.Setenv("NO_COLOR", "1")
-	assert.False(t, Colorful(&checkedWriter{w: device}), "NO_COLOR turns colour off")
-	assert.True(t, IsTerminal(&checkedWriter{w: device}), "but the terminal is still one")
-	assert.False(t, IsTerminal(&bytes.Buffer{}))
+	if Colorful(&checkedWriter{w: device}) {
+		t.Error("NO_COLOR=1: Colorful is true, want false: NO_COLOR turns colour off")
+	}
+	if !IsTerminal(&checkedWriter{w: device}) {
+		t.Error("NO_COLOR=1: IsTerminal is false, want true: the terminal is still one")
+	}
+	if IsTerminal(&bytes.Buffer{}) {
+		t.Error("a buffer: IsTerminal is true, want false")
+	}
 }
 
 func TestPainterColoursOnlyForATerminal(t *testing.T) {
 	device, err := os.Open(os.DevNull)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer device.Close()
 	t.Setenv("NO_COLOR", "")
 	t.Setenv("TERM", "xterm")
-	assert.Equal(t, "plain", Painter(&bytes.Buffer{})(color.FgRed).Sprint("plain"))
+	if got := Painter(&bytes.Buffer{})(color.FgRed).Sprint("plain"); got != "plain" {
+		t.Errorf("in a buffer, red %q is %q, want %q", "plain", got, "plain")
+	}
 	if Colorful(device) {
-		assert.Equal(t, "\x1b[31mred\x1b[0m", Painter(device)(color.FgRed).Sprint("red"))
+		if got, want := Painter(device)(color.FgRed).Sprint("red"), "\x1b[31mred\x1b[0m"; got != want {
+			t.Errorf("on a terminal, red %q is %q, want %q", "red", got, want)
+		}
 	}
 }
 
 func TestQuoteLeavesOrdinaryNamesAsTheyAre(t *testing.T) {
 	for _, name := range []string{"self-correction.json", "labs/06-steering/scenarios/x.json", "my file.json", "Å ÷ €.json", `a"b.json`, ""} {
-		assert.Equal(t, name, Quote(name))
+		if got := Quote(name); got != name {
+			t.Errorf("Quote(%q) = %q, want the name as it is", name, got)
+		}
 	}
 }
 
@@ -65,24 +87,37 @@ func TestQuoteKeepsANameOnOneLineAndEscapesOut(t *testing.T) {
 		"bad\xffbyte.json":            `"bad\xffbyte.json"`,
 	}
 	for name, want := range tests {
-		assert.Equal(t, want, Quote(name))
+		if got := Quote(name); got != want {
+			t.Errorf("Quote(%q) = %#q, want %#q", name, got, want)
+		}
 	}
 }
 
 func TestPrintableEscapesOnlyWhatDoesNotPrint(t *testing.T) {
-	assert.Equal(t, `invalid value "x" for flag -y: bad`, Printable(`invalid value "x" for flag -y: bad`))
-	assert.Equal(t, `flag provided but not defined: -\x1b[2J\nx`, Printable("flag provided but not defined: -\x1b[2J\nx"))
-	assert.Equal(t, `a\u202eb\xffc`, Printable("a\u202eb\xffc"))
+	tests := []struct{ text, want string }{
+		{`invalid value "x" for flag -y: bad`, `invalid value "x" for flag -y: bad`},
+		{"flag provided but not defined: -\x1b[2J\nx", `flag provided but not defined: -\x1b[2J\nx`},
+		{"a\u202eb\xffc", `a\u202eb\xffc`},
+	}
+	for _, tt := range tests {
+		if got := Printable(tt.text); got != tt.want {
+			t.Errorf("Printable(%q) = %#q, want %#q", tt.text, got, tt.want)
+		}
+	}
 }
 
 // TestOutputLostSaysWhenAWriteFailed: a program run by Run learns, through
 // its context, that its standard output can no longer be written, as when
 // the reader of a pipe has gone.
 func TestOutputLostSaysWhenAWriteFailed(t *testing.T) {
-	assert.Nil(t, OutputLost(context.Background()), "outside Run, nothing to say")
+	if OutputLost(context.Background()) != nil {
+		t.Error("outside Run, OutputLost is a channel, want nil: nothing to say")
+	}
 	status := Run(context.Background(), func(ctx context.Context, _ []string, stdout, _ io.Writer) error {
 		lost := OutputLost(ctx)
-		require.NotNil(t, lost)
+		if lost == nil {
+			t.Fatal("inside Run, OutputLost is nil, want a channel")
+		}
 		_, _ = io.WriteString(stdout, "fine")
 		select {
 		case <-lost:
@@ -98,7 +133,9 @@ func TestOutputLostSaysWhenAWriteFailed(t *testing.T) {
 		_, _ = io.WriteString(stdout, "again") // closes nothing twice
 		return nil
 	}, nil, failAfter(4), io.Discard)
-	assert.Equal(t, 1, status, "lost output fails the program")
+	if status != 1 {
+		t.Errorf("status %d, want 1: lost output fails the program", status)
+	}
 }
 
 // failAfter is a writer that takes n bytes, then fails.

@@ -3,8 +3,8 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
-	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"io"
 	"os"
 	"os/exec"
@@ -13,8 +13,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/agent-loop-lab/agent-loop-lab/expected"
 )
 
 func init() {
@@ -39,8 +38,7 @@ func init() {
 // killed by the signal without a word.
 func TestACtrlCJustAfterTheEndChangesNothing(t *testing.T) {
 	h := startHelper(t, "finishes")
-	assert.Equal(t, 0, h.wait(t))
-	assert.Empty(t, h.stderr.String())
+	h.wantExit(t, 0, "")
 }
 
 // TestACtrlCBeforeMainIsHandledByMain: a Ctrl-C that comes while the
@@ -51,15 +49,23 @@ func TestACtrlCBeforeMainIsHandledByMain(t *testing.T) {
 	expected.Verification(t)
 	bin := filepath.Join(t.TempDir(), "early")
 	out, err := exec.Command("go", "build", "-o", bin, "./testdata/early").CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
 
 	cmd := exec.Command(bin, "main")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	err = cmd.Run()
-	require.True(t, cmd.ProcessState.Exited(), "the process was killed: %v", err)
-	assert.Equal(t, 130, cmd.ProcessState.ExitCode())
-	assert.Equal(t, "interrupted: Ctrl-C cancelled the run\n", stderr.String())
+	if !cmd.ProcessState.Exited() {
+		t.Fatalf("the process was killed: %v", err)
+	}
+	if status := cmd.ProcessState.ExitCode(); status != 130 {
+		t.Errorf("status %d, want 130", status)
+	}
+	if want := "interrupted: Ctrl-C cancelled the run\n"; stderr.String() != want {
+		t.Errorf("standard error is %q, want %q", stderr.String(), want)
+	}
 
 	// A program that imports the package but never calls Main gets its
 	// Ctrl-C back, after holdFor: Go's runtime ends it, as if the package
@@ -67,13 +73,21 @@ func TestACtrlCBeforeMainIsHandledByMain(t *testing.T) {
 	cmd = exec.Command(bin, "no-main")
 	stdout, err := cmd.Output()
 	var exit *exec.ExitError
-	require.ErrorAs(t, err, &exit, "%s", stdout)
-	assert.Equal(t, syscall.SIGINT, exit.Sys().(syscall.WaitStatus).Signal())
-	assert.Empty(t, stdout)
+	if !errors.As(err, &exit) {
+		t.Fatalf("without Main: error %v, want an exit error (standard output %q)", err, stdout)
+	}
+	if sig := exit.Sys().(syscall.WaitStatus).Signal(); sig != syscall.SIGINT {
+		t.Errorf("without Main: the signal that ended the process is %v, want %v", sig, syscall.SIGINT)
+	}
+	if len(stdout) != 0 {
+		t.Errorf("without Main: standard output is %q, want nothing", stdout)
+	}
 }
 
 // TestATestBinaryKeepsGosCtrlC: go test's binaries import the package too,
 // and never call Main; Ctrl-C must end them at once, as it ends any test.
 func TestATestBinaryKeepsGosCtrlC(t *testing.T) {
-	assert.Nil(t, early.held)
+	if early.held != nil {
+		t.Error("a test binary holds Ctrl-C, want Go's own handling")
+	}
 }

@@ -14,9 +14,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // The tests of Ctrl-C run the test binary itself as a lab's process, with
@@ -111,8 +108,12 @@ func startHelper(t *testing.T, name string) *helperProcess {
 	h.cmd.Env = append(os.Environ(), helperEnv+"="+name)
 	h.cmd.Stderr = &h.stderr
 	stdout, err := h.cmd.StdoutPipe()
-	require.NoError(t, err)
-	require.NoError(t, h.cmd.Start())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
 	// A guard, not a wait: a helper that Ctrl-C cannot end would
 	// otherwise hang the tests.
 	guard := time.AfterFunc(time.Minute, func() {
@@ -128,14 +129,20 @@ func startHelper(t *testing.T, name string) *helperProcess {
 // expectLine reads the helper's next line of standard output.
 func (h *helperProcess) expectLine(t *testing.T, want string) {
 	t.Helper()
-	require.True(t, h.lines.Scan(), "the helper ended before it said %q; stderr: %s", want, h.stderr.String())
-	require.Equal(t, want, h.lines.Text())
+	if !h.lines.Scan() {
+		t.Fatalf("the helper ended before it said %q; stderr: %s", want, h.stderr.String())
+	}
+	if got := h.lines.Text(); got != want {
+		t.Fatalf("the helper said %q, want %q", got, want)
+	}
 }
 
 // interrupt sends the helper a Ctrl-C.
 func (h *helperProcess) interrupt(t *testing.T) {
 	t.Helper()
-	require.NoError(t, h.cmd.Process.Signal(os.Interrupt))
+	if err := h.cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // wait waits for the helper to exit and returns its exit status. A helper
@@ -153,7 +160,7 @@ func (h *helperProcess) wait(t *testing.T) int {
 	}
 	var exit *exec.ExitError
 	if err != nil && !errors.As(err, &exit) {
-		require.NoError(t, err)
+		t.Fatal(err)
 	}
 	if exit != nil && !exit.Exited() {
 		t.Fatalf("the helper did not exit by itself: %v (stderr: %q)", err, h.stderr.String())
@@ -161,11 +168,22 @@ func (h *helperProcess) wait(t *testing.T) int {
 	return h.cmd.ProcessState.ExitCode()
 }
 
+// wantExit waits for the helper to exit, and checks its exit status and
+// what it wrote to standard error.
+func (h *helperProcess) wantExit(t *testing.T, status int, stderr string) {
+	t.Helper()
+	if got := h.wait(t); got != status {
+		t.Errorf("status %d, want %d", got, status)
+	}
+	if got := h.stderr.String(); got != stderr {
+		t.Errorf("standard error is %q, want %q", got, stderr)
+	}
+}
+
 func TestCtrlCCancelsTheRunAndExitsWith130(t *testing.T) {
 	h := startHelper(t, "waits")
 	h.interrupt(t)
-	assert.Equal(t, 130, h.wait(t))
-	assert.Equal(t, "interrupted: Ctrl-C cancelled the run\n", h.stderr.String())
+	h.wantExit(t, 130, "interrupted: Ctrl-C cancelled the run\n")
 }
 
 // TestASecondCtrlCEndsTheProgramAtOnce: a program that does not stop at the
@@ -176,8 +194,7 @@ func TestASecondCtrlCEndsTheProgramAtOnce(t *testing.T) {
 	h.interrupt(t)
 	h.expectLine(t, "cancelled, still waiting")
 	h.interrupt(t)
-	assert.Equal(t, 130, h.wait(t))
-	assert.Equal(t, "interrupted: Ctrl-C cancelled the run\n", h.stderr.String())
+	h.wantExit(t, 130, "interrupted: Ctrl-C cancelled the run\n")
 }
 
 // TestAPanicExitsWith70: the process of a program that panicked exits with
@@ -186,8 +203,7 @@ func TestASecondCtrlCEndsTheProgramAtOnce(t *testing.T) {
 func TestAPanicExitsWith70(t *testing.T) {
 	h := startHelper(t, "panics")
 	h.expectLine(t, "output")
-	assert.Equal(t, 70, h.wait(t))
-	assert.Equal(t, "bug: the program panicked at "+lineOf(t, "calls[len(args)]")+": runtime error: index out of range [1] with length 1\n", h.stderr.String())
+	h.wantExit(t, 70, "bug: the program panicked at "+lineOf(t, "calls[len(args)]")+": runtime error: index out of range [1] with length 1\n")
 }
 
 // TestAPanicInAnotherGoroutineIsGos: nothing recovers a panic in a
@@ -196,6 +212,10 @@ func TestAPanicExitsWith70(t *testing.T) {
 func TestAPanicInAnotherGoroutineIsGos(t *testing.T) {
 	h := startHelper(t, "panicsElsewhere")
 	h.expectLine(t, "output")
-	assert.Equal(t, 2, h.wait(t))
-	assert.True(t, strings.HasPrefix(h.stderr.String(), "panic: runtime error: index out of range [1] with length 1\n\ngoroutine "), h.stderr.String())
+	if status := h.wait(t); status != 2 {
+		t.Errorf("status %d, want 2", status)
+	}
+	if want := "panic: runtime error: index out of range [1] with length 1\n\ngoroutine "; !strings.HasPrefix(h.stderr.String(), want) {
+		t.Errorf("standard error is\n%s\nwant it to start with %q", h.stderr.String(), want)
+	}
 }

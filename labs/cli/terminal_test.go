@@ -6,9 +6,6 @@ import (
 	"io"
 	"strings"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 func init() {
@@ -37,20 +34,26 @@ func TestAProgramCanTakeEachCtrlC(t *testing.T) {
 	h.expectLine(t, "Ctrl-C 1, context cancelled: false")
 	h.interrupt(t)
 	h.expectLine(t, "Ctrl-C 2, context cancelled: false")
-	assert.Equal(t, 0, h.wait(t))
-	assert.Empty(t, h.stderr.String())
+	h.wantExit(t, 0, "")
 }
 
 func TestATestHandsInStdinAndCtrlC(t *testing.T) {
 	ctx := context.Background()
-	assert.Nil(t, Interrupts(ctx), "no Ctrl-C outside Main, unless a test sends one")
+	if Interrupts(ctx) != nil {
+		t.Error("outside Main, Interrupts is a channel, want nil: no Ctrl-C, unless a test sends one")
+	}
 
 	ch := make(chan struct{}, 1)
 	ctx = WithInterrupts(WithStdin(ctx, strings.NewReader("hello\n")), ch)
 	ch <- struct{}{}
-	_, ok := <-Interrupts(ctx)
-	assert.True(t, ok, "the test's channel")
+	if _, ok := <-Interrupts(ctx); !ok {
+		t.Error("Interrupts is closed, want the test's channel")
+	}
 	typed, err := io.ReadAll(Stdin(ctx))
-	require.NoError(t, err)
-	assert.Equal(t, "hello\n", string(typed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(typed), "hello\n"; got != want {
+		t.Errorf("Stdin gave %q, want %q", got, want)
+	}
 }
