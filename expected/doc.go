@@ -22,10 +22,15 @@
 // all the same: a match passes, and a mismatch is reported without the file.
 //
 // A lab's tests pass unchanged in a copy of the lab, such as a learner's
-// _mywork/02-loop (go run ./labs start 02): [Build] builds the copy whose test
-// is running, and [Check] compares with "the lab's" output, keeps the
-// learner's in the copy's testdata directory and never advises regenerating
-// the golden files, which would overwrite the answer.
+// _mywork/02-loop (go run ./labs start 02): [Program] is the copy's own test
+// binary, which [Main] turns into the copy's program, and [Check] compares
+// with "the lab's" output, keeps the learner's in the copy's testdata
+// directory and never advises regenerating the golden files, which would
+// overwrite the answer. [Build] builds a lab's real program, for the golden
+// command.
+//
+// [Verification] skips the workbook's own slow tests, the proof, unless
+// AGENT_LOOP_LAB_VERIFY=1: go test ./... is a learner's quick self-check.
 //
 // For the labs' other tests: [Guard] wraps a model so that a loop that never
 // ends fails within a second, with a sentence that names the likely cause,
