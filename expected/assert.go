@@ -110,6 +110,17 @@ func Contains(t testing.TB, text, part, msg string, args ...any) bool {
 	return false
 }
 
+// NotContains checks that text does not hold part: a line that must not
+// print, such as the next part of a program that was interrupted.
+func NotContains(t testing.TB, text, part, msg string, args ...any) bool {
+	t.Helper()
+	if !strings.Contains(text, part) {
+		return true
+	}
+	Report(t, Finding{Message: sentence(msg, args), Want: "a text without " + quote(part), Got: quote(text)})
+	return false
+}
+
 // Empty checks that got holds nothing: a list of what must not happen, such
 // as the events that reached the consumer on another goroutine.
 func Empty[E any](t testing.TB, got []E, msg string, args ...any) bool {

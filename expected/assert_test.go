@@ -136,3 +136,19 @@ func TestFindingsAsDataForCheck(t *testing.T) {
 		assert.False(t, ok, line)
 	}
 }
+
+// TestNotContains checks that NotContains reports nothing for a text
+// without the part, and that its Finding shows the text that holds it.
+func TestNotContains(t *testing.T) {
+	rec := &recordingT{TB: t}
+	if !NotContains(rec, "turn 1", "turn 2", "one turn") || len(rec.failures) != 0 {
+		t.Errorf("NotContains of a part the text does not hold reported %q", rec.failures)
+	}
+	if NotContains(rec, "turn 1\nturn 2\n", "turn 2", "the limit of %d turn holds", 1) {
+		t.Error("NotContains of a part the text holds reported that it held")
+	}
+	want := "the limit of 1 turn holds\n    want: a text without \"turn 2\"\n    got:  \"turn 1\\nturn 2\\n\""
+	if len(rec.failures) != 1 || rec.failures[0] != want {
+		t.Errorf("NotContains reported %q, want %q", rec.failures, want)
+	}
+}

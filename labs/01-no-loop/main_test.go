@@ -7,8 +7,6 @@ import (
 
 	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // The tests of askOnce and unanswered follow the exercise in the README's
@@ -28,14 +26,20 @@ func guard(t *testing.T, model fakemodel.Model, cause string) fakemodel.Model {
 
 func TestOutputMatchesGoldenFile(t *testing.T) {
 	cases, err := expected.LabCases("01-no-loop")
-	require.NoError(t, err)
-	require.NotEmpty(t, cases)
+	if !expected.NoError(t, err, "read the lab's cases") {
+		return
+	}
+	if !expected.NotEmpty(t, cases, "the lab has golden files to compare with") {
+		return
+	}
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			require.NoError(t, run(context.Background(), c.Args, &stdout, &stderr))
+			if !expected.NoError(t, run(context.Background(), c.Args, &stdout, &stderr), "the program runs without an error") {
+				return
+			}
 			expected.Check(t, c.Name, stdout.Bytes())
-			assert.Empty(t, stderr.String())
+			expected.Equal(t, "", stderr.String(), "standard error stays empty")
 		})
 	}
 }

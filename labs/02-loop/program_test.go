@@ -4,8 +4,6 @@ import (
 	"testing"
 
 	"github.com/agent-loop-lab/agent-loop-lab/expected"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // TestMain runs the tests, or, started by TestProgram, the lab's main.
@@ -16,30 +14,40 @@ func TestMain(m *testing.M) { expected.Main(m, main) }
 // golden files.
 func TestProgram(t *testing.T) {
 	bin, err := expected.Program()
-	require.NoError(t, err)
+	if !expected.NoError(t, err, "build the lab's program") {
+		return
+	}
 
 	cases, err := expected.LabCases("02-loop")
-	require.NoError(t, err)
+	if !expected.NoError(t, err, "read the lab's cases") {
+		return
+	}
 	results, err := expected.RunAll(bin, cases)
-	require.NoError(t, err)
+	if !expected.NoError(t, err, "run the program on each case") {
+		return
+	}
 	for i, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
 			res := results[i]
-			assert.Equal(t, 0, res.ExitCode, "stderr: %s", res.Stderr)
+			expected.Equal(t, 0, res.ExitCode, "the exit status (standard error: %s)", res.Stderr)
 			expected.Check(t, c.Name, res.Stdout)
 		})
 	}
 	t.Run("unknown flag", func(t *testing.T) {
 		res, err := expected.Run(bin, "-no-such-flag")
-		require.NoError(t, err)
-		assert.Equal(t, 2, res.ExitCode)
-		assert.Contains(t, string(res.Stderr), "Usage:")
-		assert.Empty(t, res.Stdout)
+		if !expected.NoError(t, err, "run the program") {
+			return
+		}
+		expected.Equal(t, 2, res.ExitCode, "the exit status")
+		expected.Contains(t, string(res.Stderr), "Usage:", "standard error shows the usage")
+		expected.Empty(t, res.Stdout, "standard output stays empty")
 	})
 	t.Run("help", func(t *testing.T) {
 		res, err := expected.Run(bin, "-h")
-		require.NoError(t, err)
-		assert.Equal(t, 0, res.ExitCode)
-		assert.Contains(t, string(res.Stdout), about)
+		if !expected.NoError(t, err, "run the program") {
+			return
+		}
+		expected.Equal(t, 0, res.ExitCode, "the exit status")
+		expected.Contains(t, string(res.Stdout), about, "the help says what the lab is about")
 	})
 }

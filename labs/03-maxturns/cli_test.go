@@ -8,9 +8,8 @@ import (
 	"testing"
 	"testing/synctest"
 
+	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // TestCommandLine runs the program through labs/cli, as main does: the
@@ -40,18 +39,18 @@ func TestCommandLine(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			assert.Equal(t, tt.status, cli.Run(context.Background(), run, tt.args, &stdout, &stderr))
+			expected.Equal(t, tt.status, cli.Run(context.Background(), run, tt.args, &stdout, &stderr), "the exit status of the command line")
 			for _, s := range tt.stdout {
-				assert.Contains(t, stdout.String(), s)
+				expected.Contains(t, stdout.String(), s, "what standard output holds")
 			}
 			for _, s := range tt.stderr {
-				assert.Contains(t, stderr.String(), s)
+				expected.Contains(t, stderr.String(), s, "what standard error holds")
 			}
 			if tt.emptyOut {
-				assert.Empty(t, stdout.String())
+				expected.Equal(t, "", stdout.String(), "standard output stays empty")
 			}
 			if tt.emptyErrOut {
-				assert.Empty(t, stderr.String())
+				expected.Equal(t, "", stderr.String(), "standard error stays empty")
 			}
 		})
 	}
@@ -63,8 +62,8 @@ func TestLostOutputIsAnError(t *testing.T) {
 	for _, args := range [][]string{nil, {"-h"}} {
 		synctest.Test(t, func(t *testing.T) {
 			var stderr bytes.Buffer
-			assert.Equal(t, 1, cli.Run(context.Background(), run, args, fullDisk{}, &stderr), "%v", args)
-			assert.Equal(t, "error: write output: no space left on device\n", stderr.String(), "%v", args)
+			expected.Equal(t, 1, cli.Run(context.Background(), run, args, fullDisk{}, &stderr), "a full disk, arguments %v: the exit status", args)
+			expected.Equal(t, "error: write output: no space left on device\n", stderr.String(), "a full disk, arguments %v: what standard error says", args)
 		})
 	}
 }
@@ -80,13 +79,15 @@ func (fullDisk) Write([]byte) (int, error) { return 0, errors.New("no space left
 // golden files hold plain text.
 func TestColourOnlyOnATerminal(t *testing.T) {
 	device, err := os.Open(os.DevNull)
-	require.NoError(t, err)
+	if !expected.NoError(t, err, "open the null device") {
+		return
+	}
 	defer device.Close()
 	t.Setenv("NO_COLOR", "")
 	t.Setenv("TERM", "xterm")
 	if !cli.Colorful(device) {
 		t.Skip("the null device is not a character device here")
 	}
-	assert.NotEqual(t, "x", newPrinter(device).label.Sprint("x"), "a terminal gets colour")
-	assert.Equal(t, "x", newPrinter(&bytes.Buffer{}).label.Sprint("x"), "a pipe or a buffer gets plain text")
+	expected.True(t, newPrinter(device).label.Sprint("x") != "x", "a terminal gets colour")
+	expected.Equal(t, "x", newPrinter(&bytes.Buffer{}).label.Sprint("x"), "a pipe or a buffer gets plain text")
 }

@@ -11,8 +11,6 @@ import (
 
 	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // The tests of runLoop follow its six steps, one rule each, as in lab 02. The
@@ -34,14 +32,20 @@ func guard(t *testing.T, model fakemodel.Model, cause string) fakemodel.Model {
 
 func TestOutputMatchesGoldenFile(t *testing.T) {
 	cases, err := expected.LabCases("03-maxturns")
-	require.NoError(t, err)
-	require.NotEmpty(t, cases)
+	if !expected.NoError(t, err, "read the lab's cases") {
+		return
+	}
+	if !expected.NotEmpty(t, cases, "the lab has golden files to compare with") {
+		return
+	}
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			require.NoError(t, run(context.Background(), c.Args, &stdout, &stderr))
+			if !expected.NoError(t, run(context.Background(), c.Args, &stdout, &stderr), "the program runs without an error") {
+				return
+			}
 			expected.Check(t, c.Name, stdout.Bytes())
-			assert.Empty(t, stderr.String())
+			expected.Equal(t, "", stderr.String(), "standard error stays empty")
 		})
 	}
 }
@@ -307,11 +311,13 @@ func TestCalculate(t *testing.T) {
 		t.Run(tt.args, func(t *testing.T) {
 			got, err := calculate(context.Background(), []byte(tt.args))
 			if tt.err != "" {
-				require.EqualError(t, err, tt.err)
+				expected.EqualError(t, err, tt.err, "calculate's error")
 				return
 			}
-			require.NoError(t, err)
-			assert.Equal(t, tt.want, got)
+			if !expected.NoError(t, err, "calculate answers without an error") {
+				return
+			}
+			expected.Equal(t, tt.want, got, "calculate's answer")
 		})
 	}
 }

@@ -5,8 +5,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/agent-loop-lab/agent-loop-lab/expected"
 )
 
 // TestTheDiagramGoesWithEveryFlag draws the lab under a limit of 1 turn,
@@ -14,11 +13,13 @@ import (
 // request's arrow says what it sent.
 func TestTheDiagramGoesWithEveryFlag(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	require.NoError(t, run(context.Background(), []string{"-diagram", "-max-turns", "1", "-requests"}, &stdout, &stderr))
+	if !expected.NoError(t, run(context.Background(), []string{"-diagram", "-max-turns", "1", "-requests"}, &stdout, &stderr), "the program runs without an error") {
+		return
+	}
 	out := stdout.String()
-	assert.Contains(t, out, "    Note over U,M: part 1: a model that never stops asking (max turns 1)\n")
-	assert.Contains(t, out, "    L->>M: turn 1 · request: 1 message (user), 1 tool (calculate)\n")
-	assert.Equal(t, 2, bytes.Count(stdout.Bytes(), []byte("    Note over L: loop ended: 1 turn, stop reason max_turns\n")), out)
-	assert.NotContains(t, out, "turn 2", "the limit holds in the picture too")
-	assert.Empty(t, stderr.String())
+	expected.Contains(t, out, "    Note over U,M: part 1: a model that never stops asking (max turns 1)\n", "part 1's note names the limit")
+	expected.Contains(t, out, "    L->>M: turn 1 · request: 1 message (user), 1 tool (calculate)\n", "the request's arrow says what it sent")
+	expected.Equal(t, 2, bytes.Count(stdout.Bytes(), []byte("    Note over L: loop ended: 1 turn, stop reason max_turns\n")), "both parts end by the limit, after 1 turn; the diagram:\n%s", out)
+	expected.NotContains(t, out, "turn 2", "the limit holds in the picture too")
+	expected.Equal(t, "", stderr.String(), "standard error stays empty")
 }

@@ -2,10 +2,11 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 
+	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/services"
-	"github.com/stretchr/testify/assert"
 )
 
 // TestTheSharedCalculatorIsThisOne keeps the calculator of
@@ -14,9 +15,13 @@ import (
 // messages, and the same answers. Change one, and this test asks you to
 // change the other.
 func TestTheSharedCalculatorIsThisOne(t *testing.T) {
-	assert.Equal(t, calculateSpec.Name, services.CalculateSpec.Name)
-	assert.Equal(t, calculateSpec.Description, services.CalculateSpec.Description)
-	assert.JSONEq(t, string(calculateSpec.Parameters), string(services.CalculateSpec.Parameters))
+	expected.Equal(t, calculateSpec.Name, services.CalculateSpec.Name, "the same name")
+	expected.Equal(t, calculateSpec.Description, services.CalculateSpec.Description, "the same description")
+	var schema, sharedSchema any
+	if expected.NoError(t, json.Unmarshal(calculateSpec.Parameters, &schema), "this lab's schema is JSON") &&
+		expected.NoError(t, json.Unmarshal(services.CalculateSpec.Parameters, &sharedSchema), "the shared schema is JSON") {
+		expected.Equal(t, schema, sharedSchema, "the same schema, as JSON")
+	}
 
 	for _, args := range []calculateArgs{
 		{Op: "add", A: 2, B: 3},
@@ -35,14 +40,14 @@ func TestTheSharedCalculatorIsThisOne(t *testing.T) {
 	} {
 		shared := services.CalculateArgs{Op: args.Op, A: args.A, B: args.B}
 		checked := checkCalculate(args)
-		assert.Equal(t, errorText(checked), errorText(services.CheckCalculate(shared)), "the checks of %+v", args)
+		expected.Equal(t, errorText(checked), errorText(services.CheckCalculate(shared)), "the checks of %+v", args)
 		if checked != nil {
 			continue
 		}
 		got, err := calculate(context.Background(), args)
 		sharedGot, sharedErr := services.Calculate(context.Background(), "call_1", shared, func(string) {})
-		assert.Equal(t, got, sharedGot, "the answers to %+v", args)
-		assert.Equal(t, errorText(err), errorText(sharedErr), "the errors of %+v", args)
+		expected.Equal(t, got, sharedGot, "the answers to %+v", args)
+		expected.Equal(t, errorText(err), errorText(sharedErr), "the errors of %+v", args)
 	}
 }
 

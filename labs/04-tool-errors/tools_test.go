@@ -12,8 +12,6 @@ import (
 	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/toolargs"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // The tests of execute check the lab's first exercise, in the README's
@@ -147,12 +145,15 @@ func TestSchemasMatchTheArguments(t *testing.T) {
 			Required             []string                   `json:"required"`
 			AdditionalProperties *bool                      `json:"additionalProperties"`
 		}
-		require.NoError(t, json.Unmarshal(tt.spec.Parameters, &schema), tt.spec.Name)
-		assert.ElementsMatch(t, tt.fields, schema.Required, tt.spec.Name)
-		assert.ElementsMatch(t, tt.fields, slices.Collect(maps.Keys(schema.Properties)), tt.spec.Name)
+		if !expected.NoError(t, json.Unmarshal(tt.spec.Parameters, &schema), "%s: the schema is JSON", tt.spec.Name) {
+			return
+		}
+		fields := slices.Sorted(slices.Values(tt.fields))
+		expected.Equal(t, fields, slices.Sorted(slices.Values(schema.Required)), "%s: the schema requires the fields the decoder takes, in any order", tt.spec.Name)
+		expected.Equal(t, fields, slices.Sorted(maps.Keys(schema.Properties)), "%s: the schema has a property for each field the decoder takes, in any order", tt.spec.Name)
 		// The decoder refuses unknown fields: the schema must say so.
-		if assert.NotNil(t, schema.AdditionalProperties, tt.spec.Name) {
-			assert.False(t, *schema.AdditionalProperties, tt.spec.Name)
+		if expected.True(t, schema.AdditionalProperties != nil, "%s: the schema sets additionalProperties", tt.spec.Name) {
+			expected.Equal(t, false, *schema.AdditionalProperties, "%s: the schema refuses other fields (additionalProperties)", tt.spec.Name)
 		}
 	}
 }
@@ -177,21 +178,23 @@ func FuzzDecodeArguments(f *testing.F) {
 		_, err := calculator.decode(raw)
 		result := execute(context.Background(), []Tool{calculator}, fakemodel.ToolCall{Name: "calculate", Arguments: raw})
 		if err != nil {
-			assert.True(t, result.IsError)
-			assert.True(t, strings.HasPrefix(result.Content, `Validation failed for tool "calculate": `), result.Content)
+			expected.Equal(t, true, result.IsError, "refused arguments get an error result")
+			expected.True(t, strings.HasPrefix(result.Content, `Validation failed for tool "calculate": `), "the result of refused arguments says validation failed: %s", result.Content)
 			return
 		}
 		var object map[string]any
-		require.NoError(t, json.Unmarshal(raw, &object), "accepted arguments are a JSON object")
-		assert.ElementsMatch(t, []string{"op", "a", "b"}, slices.Collect(maps.Keys(object)))
+		if !expected.NoError(t, json.Unmarshal(raw, &object), "accepted arguments are a JSON object") {
+			return
+		}
+		expected.Equal(t, []string{"a", "b", "op"}, slices.Sorted(maps.Keys(object)), "accepted arguments have the keys op, a and b, and no other")
 		for key, value := range object {
-			assert.NotNil(t, value, "accepted %q is not null", key)
+			expected.True(t, value != nil, "accepted %q is not null", key)
 		}
 		if result.IsError {
-			assert.Equal(t, "division by zero", result.Content, "the only error of accepted arguments")
+			expected.Equal(t, "division by zero", result.Content, "the only error of accepted arguments")
 			return
 		}
 		_, perr := strconv.ParseFloat(result.Content, 64)
-		assert.NoError(t, perr, "the answer is a number")
+		expected.NoError(t, perr, "the answer is a number")
 	})
 }

@@ -16,8 +16,6 @@ import (
 	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/services"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // The tests of the parallel batch, then those of the sequential path, come
@@ -737,11 +735,11 @@ func TestToolErrorsAreResultsAndTheLoopGoesOn(t *testing.T) {
 		cfg := forecast(t)
 		cfg.Tools = []Tool{flaky}
 		evs := events(context.Background(), cfg, fakemodel.ForecasterPrompt)
-		assert.Contains(t, trace(evs), "message_start toolResult call_2 error")
+		expected.Includes(t, trace(evs), "message_start toolResult call_2 error", "the failed call's result is marked as an error")
 		sum := summarize(evs)
-		assert.Equal(t, Completed, sum.stopReason())
+		expected.Equal(t, Completed, sum.stopReason(), "the loop goes on after a tool error, to an answer")
 		answer, _ := sum.answer()
-		assert.Contains(t, answer, "call_2 failed (station offline)")
+		expected.Contains(t, answer, "call_2 failed (station offline)", "the model reads the error")
 	})
 }
 
@@ -759,10 +757,12 @@ func TestStreamingSendsOneUpdatePerChunk(t *testing.T) {
 				}
 			}
 		}
-		require.Len(t, updates, 3)
-		assert.Equal(t, []string{"one ", "two ", "three"}, []string{updates[0].Delta, updates[1].Delta, updates[2].Delta})
-		assert.Equal(t, "one two ", updates[1].Message.Text, "an update carries the reply so far")
-		assert.Equal(t, "one two three", final.Text)
+		if !expected.Equal(t, 3, len(updates), "one message_update per chunk of the reply") {
+			return
+		}
+		expected.Equal(t, []string{"one ", "two ", "three"}, []string{updates[0].Delta, updates[1].Delta, updates[2].Delta}, "each update carries its chunk")
+		expected.Equal(t, "one two ", updates[1].Message.Text, "an update carries the reply so far")
+		expected.Equal(t, "one two three", final.Text, "message_end carries the whole reply")
 	})
 }
 
@@ -783,9 +783,11 @@ func TestStreamingCostsWorkInProportionToTheReply(t *testing.T) {
 			}
 		}
 	})
-	require.Equal(t, words, updates)
+	if !expected.Equal(t, words, updates, "one message_update per streamed word") {
+		return
+	}
 	t.Logf("%d bytes per streamed word", allocated/words)
-	assert.Less(t, allocated/words, uint64(1024), "bytes allocated per streamed word")
+	expected.True(t, allocated/words < 1024, "bytes allocated per streamed word: %d, fewer than 1024", allocated/words)
 }
 
 // bytesAllocated returns how many bytes f allocates.
@@ -805,7 +807,7 @@ func TestAFailedModelRequestEndsTheRun(t *testing.T) {
 		"message_start assistant", "message_end assistant", "turn_end results=0", "agent_end messages=2",
 	}
 	expected.EqualLines(t, want, trace(evs), "a failed request ends the run after its turn_end")
-	assert.Equal(t, ModelError, summarize(evs).stopReason())
+	expected.Equal(t, ModelError, summarize(evs).stopReason(), "a failed request ends the run with stop reason error")
 }
 
 // TestAFailedStreamKeepsItsText: a stream that breaks off after some words
@@ -815,8 +817,11 @@ func TestAFailedStreamKeepsItsText(t *testing.T) {
 	evs := events(context.Background(), Config{Model: breakingStream{"Let ", "me"}}, "go")
 	end := evs[len(evs)-1].(AgentEnd)
 	failed, ok := end.Messages[len(end.Messages)-1].(fakemodel.AssistantMessage)
-	require.True(t, ok, "the last message is the failed reply")
-	assert.Equal(t, fakemodel.AssistantMessage{Text: "Let me", StopReason: fakemodel.StopReasonError, ErrorMessage: "the stream broke off"}, failed)
+	if !expected.True(t, ok, "the last message is the failed reply") {
+		return
+	}
+	expected.Equal(t, fakemodel.AssistantMessage{Text: "Let me", StopReason: fakemodel.StopReasonError, ErrorMessage: "the stream broke off"}, failed,
+		"the failed reply keeps the words that streamed, and says why it failed")
 }
 
 // breakingStream is a model whose stream sends its words, then breaks off.
@@ -835,9 +840,10 @@ func TestTheTurnLimitStillHolds(t *testing.T) {
 		cfg := Config{Model: fakemodel.Scripted(again, again, again, again), Tools: []Tool{weatherTool(nil)}, MaxTurns: 2}
 		evs := events(context.Background(), cfg, "go")
 		sum := summarize(evs)
-		assert.Equal(t, 2, sum.turns)
-		assert.Equal(t, MaxTurns, sum.stopReason())
-		assert.Equal(t, []fakemodel.Role{"user", "assistant", "toolResult", "assistant", "toolResult"}, roles(sum.added))
+		expected.Equal(t, 2, sum.turns, "a limit of 2 allows 2 turns")
+		expected.Equal(t, MaxTurns, sum.stopReason(), "the limit ends the run")
+		expected.Equal(t, []fakemodel.Role{"user", "assistant", "toolResult", "assistant", "toolResult"}, roles(sum.added),
+			"the messages of 2 turns, results included")
 	})
 }
 
@@ -858,8 +864,8 @@ func TestACancelInTheLastTurnEndsByTheLimit(t *testing.T) {
 			}
 		}
 		sum := summarize(evs)
-		assert.Equal(t, MaxTurns, sum.stopReason())
-		assert.Equal(t, 1, sum.turns)
+		expected.Equal(t, MaxTurns, sum.stopReason(), "a cancel in the last allowed turn: the limit ends the run")
+		expected.Equal(t, 1, sum.turns, "a limit of 1 allows 1 turn")
 	})
 }
 
@@ -882,7 +888,8 @@ func TestACancelledRunWinsOverABlock(t *testing.T) {
 				ends = append(ends, end)
 			}
 		}
-		assert.Equal(t, []ToolExecutionEnd{{ToolCallID: "a", ToolName: "weather", Result: "Operation aborted", IsError: true}}, ends)
+		expected.Equal(t, []ToolExecutionEnd{{ToolCallID: "a", ToolName: "weather", Result: "Operation aborted", IsError: true}}, ends,
+			"the call's result says it was aborted, whatever BeforeToolCall said")
 	})
 }
 
@@ -949,8 +956,11 @@ func TestAFailedPreparationKeepsItsOwnError(t *testing.T) {
 						ends = append(ends, end)
 					}
 				}
-				require.NotNil(t, ctx.Err(), "the run was cancelled")
-				assert.Equal(t, []ToolExecutionEnd{{ToolCallID: "a", ToolName: tc.call.Name, Result: tc.want, IsError: true}}, ends)
+				if !expected.True(t, ctx.Err() != nil, "the run was cancelled") {
+					return
+				}
+				expected.Equal(t, []ToolExecutionEnd{{ToolCallID: "a", ToolName: tc.call.Name, Result: tc.want, IsError: true}}, ends,
+					"the call keeps its own error")
 			})
 		})
 	}
@@ -974,8 +984,8 @@ func TestACutOffReplyWithToolCallsEndsByTheTurnLimit(t *testing.T) {
 		cut := fakemodel.AssistantMessage{Text: "Checking", ToolCalls: []fakemodel.ToolCall{call("x", "weather", `{"city":"Nowhere"}`)}, StopReason: fakemodel.StopReasonLength}
 		cfg := Config{Model: fakemodel.Scripted(cut), Tools: []Tool{weatherTool(nil)}, MaxTurns: 1}
 		sum := summarize(events(context.Background(), cfg, "go"))
-		assert.Equal(t, MaxTurns, sum.stopReason(), "the model still wanted a tool")
+		expected.Equal(t, MaxTurns, sum.stopReason(), "the model still wanted a tool")
 		_, answered := sum.answer()
-		assert.False(t, answered, "a cut-off reply is no answer")
+		expected.Equal(t, false, answered, "a cut-off reply is no answer")
 	})
 }

@@ -11,8 +11,6 @@ import (
 	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // The rules' tests, in loop_test.go, guard every model they give the loop
@@ -34,15 +32,21 @@ func guard(t *testing.T, model fakemodel.Model, cause string) fakemodel.Model {
 // the machine's time is fake: the demo clock's real waits take no time.
 func TestOutputMatchesGoldenFile(t *testing.T) {
 	cases, err := expected.LabCases("05-parallel")
-	require.NoError(t, err)
-	require.NotEmpty(t, cases)
+	if !expected.NoError(t, err, "read the lab's cases") {
+		return
+	}
+	if !expected.NotEmpty(t, cases, "the lab has golden files to compare with") {
+		return
+	}
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
 			inBubble(t, func(t *testing.T) {
 				var stdout, stderr bytes.Buffer
-				require.NoError(t, run(context.Background(), c.Args, &stdout, &stderr))
+				if !expected.NoError(t, run(context.Background(), c.Args, &stdout, &stderr), "the program runs without an error") {
+					return
+				}
 				expected.Check(t, c.Name, stdout.Bytes())
-				assert.Empty(t, stderr.String())
+				expected.Equal(t, "", stderr.String(), "standard error stays empty")
 			})
 		})
 	}
@@ -120,9 +124,13 @@ func TestPartOneTellsItsLesson(t *testing.T) {
 		t.Run(fmt.Sprint(tt.args), func(t *testing.T) {
 			inBubble(t, func(t *testing.T) {
 				var stdout, stderr bytes.Buffer
-				require.NoError(t, run(context.Background(), tt.args, &stdout, &stderr))
+				if !expected.NoError(t, run(context.Background(), tt.args, &stdout, &stderr), "the program runs without an error") {
+					return
+				}
 				part1, _, ok := strings.Cut(stdout.String(), "=== part 2")
-				require.True(t, ok)
+				if !expected.True(t, ok, "the output has a part 2") {
+					return
+				}
 				var ends, results []string
 				for line := range strings.Lines(part1) {
 					fields := strings.Fields(line)
@@ -133,9 +141,9 @@ func TestPartOneTellsItsLesson(t *testing.T) {
 						results = append(results, fields[len(fields)-1])
 					}
 				}
-				assert.Equal(t, tt.ends, ends, "the order the calls end in")
-				assert.Equal(t, []string{"call_1", "call_2", "call_3"}, results, "results enter the history in the model's order")
-				assert.Contains(t, part1, "turn 1 · "+tt.timing+"\n")
+				expected.Equal(t, tt.ends, ends, "the order the calls end in")
+				expected.Equal(t, []string{"call_1", "call_2", "call_3"}, results, "results enter the history in the model's order")
+				expected.Contains(t, part1, "turn 1 · "+tt.timing+"\n", "part 1 says how long the batch took")
 			})
 		})
 	}
@@ -152,18 +160,20 @@ func TestCtrlCEndsTheLookupsInTheOrderTheyStarted(t *testing.T) {
 			defer cancel()
 			time.AfterFunc(100*time.Millisecond, cancel) // before Lima's 200 ms
 			var stdout, stderr bytes.Buffer
-			require.ErrorIs(t, run(ctx, nil, &stdout, &stderr), cli.ErrInterrupted)
+			if !expected.ErrorIs(t, run(ctx, nil, &stdout, &stderr), cli.ErrInterrupted, "run reports the interruption") {
+				return
+			}
 			var ends []string
 			for line := range strings.Lines(stdout.String()) {
 				if fields := strings.Fields(line); len(fields) > 4 && fields[3] == "done" {
 					ends = append(ends, strings.Join(fields[4:], " "))
 				}
 			}
-			assert.Equal(t, []string{
+			expected.Equal(t, []string{
 				"call_1 weather ⇒ error: weather in Oslo: context canceled",
 				"call_2 weather ⇒ error: weather in Lima: context canceled",
 				"call_3 weather ⇒ error: weather in Cairo: context canceled",
-			}, ends)
+			}, ends, "the lookups end in the order they started")
 		})
 	}
 }

@@ -7,8 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/agent-loop-lab/agent-loop-lab/expected"
 )
 
 // draw runs the program with args in a synctest bubble, and returns what it
@@ -18,8 +17,10 @@ func draw(t *testing.T, args ...string) string {
 	var out string
 	inBubble(t, func(t *testing.T) {
 		var stdout, stderr bytes.Buffer
-		require.NoError(t, run(context.Background(), args, &stdout, &stderr))
-		assert.Empty(t, stderr.String())
+		if !expected.NoError(t, run(context.Background(), args, &stdout, &stderr), "the program runs without an error") {
+			return
+		}
+		expected.Equal(t, "", stderr.String(), "standard error stays empty")
 		out = stdout.String()
 	})
 	return out
@@ -49,8 +50,8 @@ func TestTheTimelineDrawsABatchAsItRan(t *testing.T) {
 		for _, m := range bar.FindAllStringSubmatch(out, -1) {
 			bars = append(bars, [3]string{m[1], m[2], m[3]})
 		}
-		assert.Equal(t, tt.bars, bars, "%q", tt.args)
-		assert.Contains(t, out, "call_3 reports#58; the Cairo station is slow, still waiting "+tt.milestone, "%q", tt.args)
+		expected.Equal(t, tt.bars, bars, "%q: each call's bar, its start and its end", tt.args)
+		expected.Contains(t, out, "call_3 reports#58; the Cairo station is slow, still waiting "+tt.milestone, "%q: Cairo's progress note is a milestone", tt.args)
 	}
 }
 
@@ -60,7 +61,9 @@ func TestTheTimelineDrawsABatchAsItRan(t *testing.T) {
 func TestTheDiagramDrawsEndsInCompletionOrder(t *testing.T) {
 	out := draw(t, "-diagram")
 	part1, _, ok := strings.Cut(out, "part 2:")
-	require.True(t, ok)
+	if !expected.True(t, ok, "the diagram has a part 2") {
+		return
+	}
 	var calls []string
 	for _, line := range strings.Split(part1, "\n") {
 		if _, label, ok := strings.Cut(line, "T1: "); ok {
@@ -70,9 +73,10 @@ func TestTheDiagramDrawsEndsInCompletionOrder(t *testing.T) {
 			calls = append(calls, "end "+strings.Fields(label)[0])
 		}
 	}
-	assert.Equal(t, []string{"start call_1", "start call_2", "start call_3", "end call_2", "end call_1", "end call_3"}, calls)
-	assert.Contains(t, part1, "Note over L: history ← results of call_1, call_2, call_3\n")
-	assert.Contains(t, part1, "Note over L: batch of 3 tool calls starts\n")
+	expected.Equal(t, []string{"start call_1", "start call_2", "start call_3", "end call_2", "end call_1", "end call_3"}, calls,
+		"the calls start in the model's order and end in the order they finish")
+	expected.Contains(t, part1, "Note over L: history ← results of call_1, call_2, call_3\n", "the results enter the history in the model's order")
+	expected.Contains(t, part1, "Note over L: batch of 3 tool calls starts\n", "the diagram marks where the batch starts")
 }
 
 // TestTheDiagramGoesWithEveryFlag draws the lab one call at a time, under
@@ -81,7 +85,10 @@ func TestTheDiagramDrawsEndsInCompletionOrder(t *testing.T) {
 func TestTheDiagramGoesWithEveryFlag(t *testing.T) {
 	out := draw(t, "-diagram", "-sequential", "-max-turns", "1")
 	part1, _, ok := strings.Cut(out, "part 2:")
-	require.True(t, ok)
-	assert.Contains(t, part1, "    L->>+T1: call_1 {\"city\":\"Oslo\"}\n    T1-->>-L: call_1 ⇒ Oslo 4 °C, light rain\n    Note over L: history ← result of call_1\n    L->>+T1: call_2")
-	assert.Equal(t, 2, strings.Count(out, "    Note over L: loop ended: 1 turn, stop reason max_turns\n"), out)
+	if !expected.True(t, ok, "the diagram has a part 2") {
+		return
+	}
+	expected.Contains(t, part1, "    L->>+T1: call_1 {\"city\":\"Oslo\"}\n    T1-->>-L: call_1 ⇒ Oslo 4 °C, light rain\n    Note over L: history ← result of call_1\n    L->>+T1: call_2",
+		"call_1 ends, and its result enters the history, before call_2 starts")
+	expected.Equal(t, 2, strings.Count(out, "    Note over L: loop ended: 1 turn, stop reason max_turns\n"), "both parts end by the limit, after 1 turn; the diagram:\n%s", out)
 }

@@ -5,8 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/agent-loop-lab/agent-loop-lab/expected"
 )
 
 // TestNotebook runs the note tools as the loop does, through decode and run:
@@ -15,27 +14,37 @@ import (
 // decoder.)
 func TestNotebook(t *testing.T) {
 	tools := noteTools()
-	require.Len(t, tools, 3)
+	if !expected.Equal(t, 3, len(tools), "the note tools: write, read and rm") {
+		return
+	}
 	write, read, rm := tools[0], tools[1], tools[2]
-	assert.True(t, write.Sequential, "write must not overlap with a read of the same note")
-	assert.False(t, read.Sequential)
+	expected.Equal(t, true, write.Sequential, "write must not overlap with a read of the same note")
+	expected.Equal(t, false, read.Sequential, "read may run in parallel")
 
 	runTool := func(tool Tool, args string) (string, error) {
 		decoded, err := tool.decode(json.RawMessage(args))
-		require.NoError(t, err)
+		if !expected.NoError(t, err, "%s decodes %s", tool.Spec.Name, args) {
+			t.FailNow()
+		}
 		return tool.run(context.Background(), "call_1", decoded, func(string) {})
 	}
 	out, err := runTool(write, `{"path":"a","text":"hello"}`)
-	require.NoError(t, err)
-	assert.Equal(t, "wrote 5 bytes to a", out)
+	if !expected.NoError(t, err, "write a note") {
+		return
+	}
+	expected.Equal(t, "wrote 5 bytes to a", out, "what write says")
 	out, err = runTool(read, `{"path":"a"}`)
-	require.NoError(t, err)
-	assert.Equal(t, "hello", out)
+	if !expected.NoError(t, err, "read the note") {
+		return
+	}
+	expected.Equal(t, "hello", out, "read returns what write wrote")
 	out, err = runTool(rm, `{"path":"a"}`)
-	require.NoError(t, err)
-	assert.Equal(t, "deleted a", out)
+	if !expected.NoError(t, err, "delete the note") {
+		return
+	}
+	expected.Equal(t, "deleted a", out, "what rm says")
 	_, err = runTool(read, `{"path":"a"}`)
-	assert.EqualError(t, err, "no note at a")
+	expected.EqualError(t, err, "no note at a", "a deleted note cannot be read")
 }
 
 // TestToolsDecodeStrictlyAndCheck checks that newTool hands the model's
@@ -56,18 +65,24 @@ func TestToolsDecodeStrictlyAndCheck(t *testing.T) {
 	}
 	for _, tt := range tests {
 		_, err := tt.tool.decode(json.RawMessage(tt.args))
-		assert.EqualError(t, err, tt.err, "%s %s", tt.tool.Spec.Name, tt.args)
+		expected.EqualError(t, err, tt.err, "%s %s: decode refuses the arguments", tt.tool.Spec.Name, tt.args)
 	}
 }
 
 func TestRedactSecrets(t *testing.T) {
 	got, err := redactSecrets(context.Background(), AfterToolCallContext{Result: "key sk-live-42 and sk-test-1"})
-	require.NoError(t, err)
-	require.NotNil(t, got.Content)
-	assert.Equal(t, "key [redacted] and [redacted]", *got.Content)
-	assert.Nil(t, got.IsError, "the error flag is left alone")
+	if !expected.NoError(t, err, "redactSecrets returns no error") {
+		return
+	}
+	if !expected.True(t, got.Content != nil, "a result with secrets gets a new text") {
+		return
+	}
+	expected.Equal(t, "key [redacted] and [redacted]", *got.Content, "the secrets are redacted")
+	expected.Equal(t, nil, got.IsError, "the error flag is left alone")
 
 	got, err = redactSecrets(context.Background(), AfterToolCallContext{Result: "nothing secret"})
-	require.NoError(t, err)
-	assert.Equal(t, AfterToolCallResult{}, got, "a clean result is kept as it is")
+	if !expected.NoError(t, err, "redactSecrets returns no error") {
+		return
+	}
+	expected.Equal(t, AfterToolCallResult{}, got, "a clean result is kept as it is")
 }

@@ -569,9 +569,16 @@ func testClaimProblems(c readmeClaim, run *pkgRun) []string {
 			problems = append(problems, name+" fails, and the README says the tests pass")
 		}
 	case "prints":
+		// The README quotes what plain go test prints: a Finding, which
+		// the copies' tests write as data for check, as its text.
 		var all []string
 		for _, name := range run.order {
-			all = append(all, run.tests[name].output...)
+			for _, line := range run.tests[name].output {
+				if _, f, ok := expected.ParseFinding(line); ok {
+					line = f.String()
+				}
+				all = append(all, line)
+			}
 		}
 		text := strings.Join(append(all, run.output...), "\n")
 		for _, want := range c.block {
