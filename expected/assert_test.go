@@ -3,29 +3,29 @@ package expected
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestAssertionsThatHoldReportNothing(t *testing.T) {
 	rec := &recordingT{TB: t}
 	wrapped := fmt.Errorf("turn 1: %w", ErrGuard)
-	assert.True(t, Equal(rec, 2, 2, "two"))
-	assert.True(t, Equal(rec, []fakemodel.Role{"user"}, []fakemodel.Role{"user"}, "roles"))
-	assert.True(t, Equal(rec, calculatorRun, calculatorRun, "a history"))
-	assert.True(t, True(rec, true, "true"))
-	assert.True(t, NoError(rec, nil, "no error"))
-	assert.True(t, EqualError(rec, wrapped, "turn 1: the test's guard stopped the loop", "its text"))
-	assert.True(t, ErrorIs(rec, wrapped, ErrGuard, "wraps"))
-	assert.True(t, Contains(rec, "a long text", "long", "holds"))
-	assert.True(t, Empty(rec, []string(nil), "nothing"))
-	assert.True(t, NotEmpty(rec, []int{1}, "something"))
-	assert.True(t, Includes(rec, []string{"a", "b"}, "b", "holds b"))
-	assert.True(t, EqualLines(rec, []string{"a", "b"}, []string{"a", "b"}, "lines"))
-	assert.Empty(t, rec.failures)
+	wantHeld(t, Equal(rec, 2, 2, "two"))
+	wantHeld(t, Equal(rec, []fakemodel.Role{"user"}, []fakemodel.Role{"user"}, "roles"))
+	wantHeld(t, Equal(rec, calculatorRun, calculatorRun, "a history"))
+	wantHeld(t, True(rec, true, "true"))
+	wantHeld(t, NoError(rec, nil, "no error"))
+	wantHeld(t, EqualError(rec, wrapped, "turn 1: the test's guard stopped the loop", "its text"))
+	wantHeld(t, ErrorIs(rec, wrapped, ErrGuard, "wraps"))
+	wantHeld(t, Contains(rec, "a long text", "long", "holds"))
+	wantHeld(t, Empty(rec, []string(nil), "nothing"))
+	wantHeld(t, NotEmpty(rec, []int{1}, "something"))
+	wantHeld(t, Includes(rec, []string{"a", "b"}, "b", "holds b"))
+	wantHeld(t, EqualLines(rec, []string{"a", "b"}, []string{"a", "b"}, "lines"))
+	wantFindings(t, rec)
 }
 
 func TestAFindingSaysWhatWasWantedAndWhatCame(t *testing.T) {
@@ -73,8 +73,8 @@ func TestAFindingSaysWhatWasWantedAndWhatCame(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			rec := &recordingT{TB: t}
-			assert.False(t, tt.assert(rec))
-			assert.Equal(t, []string{tt.want}, rec.failures)
+			wantFailed(t, tt.assert(rec))
+			wantFindings(t, rec, tt.want)
 		})
 	}
 }
@@ -84,19 +84,21 @@ func TestAStructIsShownAsADiff(t *testing.T) {
 	want := fakemodel.ToolResultMessage{ToolCallID: "call_1", ToolName: "calculate", Content: "391"}
 	got := want
 	got.IsError = true
-	assert.False(t, Equal(rec, want, got, "the result"))
-	require.Len(t, rec.failures, 1)
-	assert.Contains(t, rec.failures[0], "the result\n    -want +got:\n")
-	assert.Contains(t, rec.failures[0], "- \tIsError:    false,\n    + \tIsError:    true,")
-	assert.NotContains(t, rec.failures[0], "\u00a0", "plain spaces only")
+	wantFailed(t, Equal(rec, want, got, "the result"))
+	wantFindingCount(t, rec, 1)
+	wantContains(t, "the finding", rec.failures[0], "the result\n    -want +got:\n")
+	wantContains(t, "the finding", rec.failures[0], "- \tIsError:    false,\n    + \tIsError:    true,")
+	if strings.Contains(rec.failures[0], "\u00a0") {
+		t.Errorf("the finding holds a non-breaking space, want plain spaces only; it is:\n%s", rec.failures[0])
+	}
 }
 
 func TestAListOfStructsThatShouldBeEmptyIsShownAsADiff(t *testing.T) {
 	rec := &recordingT{TB: t}
-	assert.False(t, Empty(rec, []fakemodel.ToolCall{{ID: "call_1"}}, "no call"))
-	require.Len(t, rec.failures, 1)
-	assert.Contains(t, rec.failures[0], "no call\n    want: none\n    got:  1 item\n    -want +got:\n")
-	assert.Contains(t, rec.failures[0], `ID: "call_1"`)
+	wantFailed(t, Empty(rec, []fakemodel.ToolCall{{ID: "call_1"}}, "no call"))
+	wantFindingCount(t, rec, 1)
+	wantContains(t, "the finding", rec.failures[0], "no call\n    want: none\n    got:  1 item\n    -want +got:\n")
+	wantContains(t, "the finding", rec.failures[0], `ID: "call_1"`)
 }
 
 // TestEqualLinesKeepsALongRunShort compares a few lines with the thousands a
@@ -108,32 +110,43 @@ func TestEqualLinesKeepsALongRunShort(t *testing.T) {
 	for i := range long {
 		long[i] = "turn_start"
 	}
-	assert.False(t, EqualLines(rec, []string{"turn_start", "agent_end"}, long, "the run ends"))
-	require.Len(t, rec.failures, 1)
-	assert.Contains(t, rec.failures[0], "the run ends\n    want: 2 lines\n    got:  100000 lines\n")
-	assert.Contains(t, rec.failures[0], "more lines of diff")
-	assert.LessOrEqual(t, len(splitLines(rec.failures[0])), 25)
+	wantFailed(t, EqualLines(rec, []string{"turn_start", "agent_end"}, long, "the run ends"))
+	wantFindingCount(t, rec, 1)
+	wantContains(t, "the finding", rec.failures[0], "the run ends\n    want: 2 lines\n    got:  100000 lines\n")
+	wantContains(t, "the finding", rec.failures[0], "more lines of diff")
+	if n := len(splitLines(rec.failures[0])); n > 25 {
+		t.Errorf("the finding has %d lines, want at most 25", n)
+	}
 }
 
 func TestFindingsAsDataForCheck(t *testing.T) {
 	t.Setenv(FindingsEnv, "1")
 	rec := &recordingT{TB: t}
 	Equal(rec, 2, 3, "2 turns")
-	require.Len(t, rec.failures, 1)
-	assert.Equal(t, `finding: {"message":"2 turns","want":"2","got":"3"}`, rec.failures[0])
+	wantFindingCount(t, rec, 1)
+	if want := `finding: {"message":"2 turns","want":"2","got":"3"}`; rec.failures[0] != want {
+		t.Errorf("the finding is %q, want %q", rec.failures[0], want)
+	}
 
 	at, f, ok := ParseFinding("    main_test.go:42: " + rec.failures[0])
-	require.True(t, ok)
-	assert.Equal(t, "main_test.go:42", at)
-	assert.Equal(t, Finding{Message: "2 turns", Want: "2", Got: "3"}, f)
+	if !ok {
+		t.Fatalf("ParseFinding of the finding: not a finding, want one")
+	}
+	if at != "main_test.go:42" {
+		t.Errorf("ParseFinding's place is %q, want %q", at, "main_test.go:42")
+	}
+	if diff := cmp.Diff(Finding{Message: "2 turns", Want: "2", Got: "3"}, f); diff != "" {
+		t.Errorf("ParseFinding's finding (-want +got):\n%s", diff)
+	}
 
 	for _, line := range []string{
 		"    main_test.go:42: 2 turns",
 		"    main_test.go:42: finding: {not JSON",
 		`    main_test.go:42: finding: {"want":"2"}`,
 	} {
-		_, _, ok := ParseFinding(line)
-		assert.False(t, ok, line)
+		if _, _, ok := ParseFinding(line); ok {
+			t.Errorf("ParseFinding(%q) found a finding, want none", line)
+		}
 	}
 }
 

@@ -3,14 +3,12 @@ package expected
 import (
 	"strings"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
 )
 
 func TestUnifiedDiff(t *testing.T) {
 	from := "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n"
 	to := "a\nb\nC\nd\ne\nf\ng\nh\ni\nj\nk\n"
-	assert.Equal(t, `--- old
+	wantDiff(t, "of the two texts", UnifiedDiff("old", "new", from, to), `--- old
 +++ new
 @@ -1,6 +1,6 @@
  a
@@ -25,15 +23,25 @@ func TestUnifiedDiff(t *testing.T) {
  i
  j
 +k
-`, UnifiedDiff("old", "new", from, to))
-	assert.Empty(t, UnifiedDiff("old", "new", from, from), "equal texts have no diff")
+`)
+	if got := UnifiedDiff("old", "new", from, from); got != "" {
+		t.Errorf("the diff of equal texts is\n%s\nwant none", got)
+	}
+}
+
+// wantDiff checks a diff that UnifiedDiff wrote; what says of which texts.
+func wantDiff(t *testing.T, what, got, want string) {
+	t.Helper()
+	if got != want {
+		t.Errorf("the diff %s is\n%s\nwant\n%s", what, got, want)
+	}
 }
 
 func TestUnifiedDiffEdges(t *testing.T) {
-	assert.Equal(t, "--- a\n+++ b\n@@ -0,0 +1,2 @@\n+x\n+y\n", UnifiedDiff("a", "b", "", "x\ny\n"), "from nothing")
-	assert.Equal(t, "--- a\n+++ b\n@@ -1 +0,0 @@\n-x\n", UnifiedDiff("a", "b", "x\n", ""), "to nothing")
-	assert.Equal(t, "--- a\n+++ b\n@@ -1 +1 @@\n-x\n+x\n\\ No newline at end of file\n", UnifiedDiff("a", "b", "x\n", "x"),
-		"a missing final newline shows")
+	wantDiff(t, "from nothing", UnifiedDiff("a", "b", "", "x\ny\n"), "--- a\n+++ b\n@@ -0,0 +1,2 @@\n+x\n+y\n")
+	wantDiff(t, "to nothing", UnifiedDiff("a", "b", "x\n", ""), "--- a\n+++ b\n@@ -1 +0,0 @@\n-x\n")
+	wantDiff(t, "where a final newline is missing (it shows)", UnifiedDiff("a", "b", "x\n", "x"),
+		"--- a\n+++ b\n@@ -1 +1 @@\n-x\n+x\n\\ No newline at end of file\n")
 }
 
 // TestLineDiffIsMinimal checks that the diff of texts with a known number
@@ -66,8 +74,14 @@ func TestLineDiffIsMinimal(t *testing.T) {
 				toB = append(toB, e.line)
 			}
 		}
-		assert.Equal(t, tt.edits, changes, "%q → %q", tt.a, tt.b)
-		assert.Equal(t, strings.Join(a, ""), strings.Join(fromA, ""))
-		assert.Equal(t, strings.Join(b, ""), strings.Join(toB, ""))
+		if changes != tt.edits {
+			t.Errorf("%q → %q: %d changes, want %d", tt.a, tt.b, changes, tt.edits)
+		}
+		if got := strings.Join(fromA, ""); got != tt.a {
+			t.Errorf("%q → %q: the diff's lines from the first are %q, want %q", tt.a, tt.b, got, tt.a)
+		}
+		if got := strings.Join(toB, ""); got != tt.b {
+			t.Errorf("%q → %q: the diff applied gives %q, want %q", tt.a, tt.b, got, tt.b)
+		}
 	}
 }

@@ -6,8 +6,6 @@ import (
 	"testing"
 
 	"github.com/agent-loop-lab/agent-loop-lab/labs/diagram"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // loopMarker is the line before the loop chart of a lab's README.
@@ -33,32 +31,52 @@ func fencedAfter(text, marker string) (info, block string, ok bool) {
 // A twin embeds the same blocks, so both languages show the same pictures.
 func TestEachLabREADMEOpensWithItsPictures(t *testing.T) {
 	labs, err := Labs()
-	require.NoError(t, err)
-	assert.Equal(t, labs, diagram.Labs(), "every lab has a loop chart, and every loop chart a lab")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if charted := diagram.Labs(); !slices.Equal(charted, labs) {
+		t.Errorf("the labs are %q, and the loop charts %q, want the same: every lab has a loop chart, and every loop chart a lab", labs, charted)
+	}
 	cases, err := Cases()
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	all := readmes(t)
 	for _, lab := range labs {
 		want, err := diagram.Loop(lab)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		drawn := slices.ContainsFunc(cases, func(c Case) bool { return c.Name == lab+".diagram" })
 		for _, name := range []string{"README.md", twinName} {
 			path := "labs/" + lab + "/" + name
 			text := all[path]
-			require.NotEmpty(t, text, path)
+			if len(text) == 0 {
+				t.Fatalf("%s is missing or empty", path)
+			}
 			top := string(text)
 			if parts := strings.SplitN(top, "\n## ", 3); len(parts) == 3 {
 				top = parts[0] + "\n## " + parts[1]
 			}
 			info, got, ok := fencedAfter(top, loopMarker(lab))
-			if assert.True(t, ok, "%s: no loop chart after %s before its second section", path, loopMarker(lab)) {
-				assert.Equal(t, "```mermaid", info, path)
-				assert.Equal(t, want, got, "%s: the loop chart is not what diagram.Loop(%q) draws; paste this:\n%s", path, lab, want)
+			if !ok {
+				t.Errorf("%s: no loop chart after %s before its second section", path, loopMarker(lab))
+			} else {
+				if info != "```mermaid" {
+					t.Errorf("%s: the loop chart's block opens with %q, want %q", path, info, "```mermaid")
+				}
+				if got != want {
+					t.Errorf("%s: the loop chart is not what diagram.Loop(%q) draws; paste this:\n%s", path, lab, want)
+				}
 			}
 			if drawn {
 				info, _, ok := fencedAfter(top, "<!-- expected/"+lab+".diagram.txt -->")
-				assert.True(t, ok, "%s: no run diagram (expected/%s.diagram.txt) before its second section", path, lab)
-				assert.Equal(t, "```mermaid", info, path)
+				if !ok {
+					t.Errorf("%s: no run diagram (expected/%s.diagram.txt) before its second section", path, lab)
+				}
+				if info != "```mermaid" {
+					t.Errorf("%s: the run diagram's block opens with %q, want %q", path, info, "```mermaid")
+				}
 			}
 		}
 	}

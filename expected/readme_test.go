@@ -11,9 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // The lab READMEs quote code by line and output by copy. These tests keep
@@ -33,7 +30,9 @@ func readmes(t *testing.T) map[string][]byte {
 func repoFiles(t *testing.T, keep func(name string) bool) map[string][]byte {
 	t.Helper()
 	root, err := Root()
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	out := map[string][]byte{}
 	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -60,7 +59,9 @@ func repoFiles(t *testing.T, keep func(name string) bool) map[string][]byte {
 		out[filepath.ToSlash(rel)] = data
 		return nil
 	})
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return out
 }
 
@@ -70,7 +71,9 @@ var lineRef = regexp.MustCompile("`((?:[a-z0-9_./-]+/)?[a-z0-9_]+\\.go):([0-9]+)
 // names a file of its lab (or a path from the repository root) with a line N.
 func TestREADMELineReferencesExist(t *testing.T) {
 	root, err := Root()
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for readme, data := range readmes(t) {
 		dir := filepath.Join(root, filepath.Dir(readme))
 		for _, m := range lineRef.FindAllSubmatch(data, -1) {
@@ -80,7 +83,8 @@ func TestREADMELineReferencesExist(t *testing.T) {
 				path = filepath.Join(root, file)
 			}
 			src, err := os.ReadFile(path)
-			if !assert.NoError(t, err, "%s cites %s", readme, m[0]) {
+			if err != nil {
+				t.Errorf("%s cites %s: %v", readme, m[0], err)
 				continue
 			}
 			lines := bytes.Count(src, []byte("\n"))
@@ -88,8 +92,9 @@ func TestREADMELineReferencesExist(t *testing.T) {
 				if n == "" {
 					continue
 				}
-				i, _ := strconv.Atoi(n)
-				assert.True(t, i >= 1 && i <= lines, "%s cites %s, but %s has %d lines", readme, m[0], file, lines)
+				if i, _ := strconv.Atoi(n); i < 1 || i > lines {
+					t.Errorf("%s cites %s, but %s has %d lines", readme, m[0], file, lines)
+				}
 			}
 		}
 	}
@@ -113,37 +118,57 @@ func TestREADMEsCiteTestsThatExist(t *testing.T) {
 			declared[string(m[1])] = true
 		}
 	}
-	require.True(t, declared["TestREADMEsCiteTestsThatExist"], "the walk found this file's own tests")
+	if !declared["TestREADMEsCiteTestsThatExist"] {
+		t.Fatal("the walk did not find this file's own tests")
+	}
 	cited := 0
 	for readme, data := range readmes(t) {
 		for _, m := range testRef.FindAllSubmatch(data, -1) {
 			cited++
-			assert.True(t, declared[string(m[1])], "%s cites %s, which no _test.go file declares", readme, m[0])
+			if !declared[string(m[1])] {
+				t.Errorf("%s cites %s, which no _test.go file declares", readme, m[0])
+			}
 		}
 	}
-	assert.Greater(t, cited, 100, "the READMEs cite their tests")
+	if cited <= 100 {
+		t.Errorf("the READMEs cite %d tests, want more than 100: the READMEs cite their tests", cited)
+	}
 }
 
 // TestLab02NamesEachStepAtItsLine checks the table of lab 02's README that
 // puts each of the six steps at its line of loop.go.
 func TestLab02NamesEachStepAtItsLine(t *testing.T) {
 	root, err := Root()
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	data := readmes(t)["labs/02-loop/README.md"]
-	require.NotEmpty(t, data, "labs/02-loop/README.md")
+	if len(data) == 0 {
+		t.Fatal("labs/02-loop/README.md is missing or empty")
+	}
 	src, err := os.ReadFile(filepath.Join(root, "labs", "02-loop", "loop.go"))
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	lines := strings.Split(string(src), "\n")
 
 	row := regexp.MustCompile("(?m)^\\| *([1-6]) *\\| *`loop\\.go:([0-9]+)`")
 	rows := row.FindAllSubmatch(data, -1)
-	require.Len(t, rows, 6, "the README has one row per step")
+	if len(rows) != 6 {
+		t.Fatalf("the README's table has %d rows, want 6: one per step", len(rows))
+	}
 	for i, r := range rows {
 		step, _ := strconv.Atoi(string(r[1]))
 		line, _ := strconv.Atoi(string(r[2]))
-		assert.Equal(t, i+1, step, "the steps are in order")
-		require.LessOrEqual(t, line, len(lines))
-		assert.Contains(t, lines[line-1], "// Step "+string(r[1])+":", "loop.go:%d", line)
+		if step != i+1 {
+			t.Errorf("row %d is step %d, want %d: the steps are in order", i+1, step, i+1)
+		}
+		if line > len(lines) {
+			t.Fatalf("step %d is at loop.go:%d, but loop.go has %d lines", step, line, len(lines))
+		}
+		if want := "// Step " + string(r[1]) + ":"; !strings.Contains(lines[line-1], want) {
+			t.Errorf("loop.go:%d is %q, want it to hold %q", line, lines[line-1], want)
+		}
 	}
 }
 
@@ -151,7 +176,9 @@ func TestLab02NamesEachStepAtItsLine(t *testing.T) {
 // line <!-- expected/NAME.txt -->: it must hold that golden file exactly.
 func TestREADMEOutputMatchesGoldenFiles(t *testing.T) {
 	root, err := Root()
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	marker := regexp.MustCompile(`^<!-- (expected/[A-Za-z0-9_.-]+\.txt) -->$`)
 	for readme, data := range readmes(t) {
 		sc := bufio.NewScanner(bytes.NewReader(data))
@@ -162,8 +189,11 @@ func TestREADMEOutputMatchesGoldenFiles(t *testing.T) {
 			switch {
 			case block != nil && strings.HasPrefix(line, "```"):
 				want, err := os.ReadFile(filepath.Join(root, golden))
-				if assert.NoError(t, err, "%s:%d", readme, n) {
-					assert.Equal(t, string(want), block.String(), "%s: the block before line %d is not %s", readme, n, golden)
+				switch {
+				case err != nil:
+					t.Errorf("%s:%d: %v", readme, n, err)
+				case block.String() != string(want):
+					t.Errorf("%s: the block before line %d is not %s:\n%s", readme, n, golden, UnifiedDiff(golden, readme, string(want), block.String()))
 				}
 				golden, block = "", nil
 			case block != nil:
@@ -182,19 +212,28 @@ func TestREADMEOutputMatchesGoldenFiles(t *testing.T) {
 func TestEachTermIsInTheLabThatIntroducesIt(t *testing.T) {
 	data := string(readmes(t)["README.md"])
 	_, table, ok := strings.Cut(data, "### Terms\n")
-	require.True(t, ok, "README.md has a section Terms")
+	if !ok {
+		t.Fatal("README.md has no section Terms")
+	}
 	labs, err := Labs()
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	row := regexp.MustCompile(`(?m)^\| ([a-z -]+) \| .* \| ([0-9]{2}) \|$`)
 	rows := row.FindAllStringSubmatch(strings.SplitN(table, "\n#", 2)[0], -1)
-	require.GreaterOrEqual(t, len(rows), 15, "the table lists the terms")
+	if len(rows) < 15 {
+		t.Fatalf("the table of terms has %d rows, want at least 15: the table lists the terms", len(rows))
+	}
 	for _, r := range rows {
 		term, n := r[1], r[2]
 		i := slices.IndexFunc(labs, func(l string) bool { return strings.HasPrefix(l, n+"-") })
-		if !assert.GreaterOrEqual(t, i, 0, "term %q: no lab %s", term, n) {
+		if i < 0 {
+			t.Errorf("term %q: no lab %s", term, n)
 			continue
 		}
 		readme := strings.ToLower(string(readmes(t)["labs/"+labs[i]+"/README.md"]))
-		assert.True(t, strings.Contains(readme, term), "term %q: lab %s's README does not use it", term, labs[i])
+		if !strings.Contains(readme, term) {
+			t.Errorf("term %q: lab %s's README does not use it", term, labs[i])
+		}
 	}
 }

@@ -13,8 +13,6 @@ import (
 	"unicode"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // Every README.md has a Chinese twin, README.zh-CN.md, in the same directory:
@@ -183,7 +181,8 @@ func TestEveryREADMEHasAChineseTwinInStep(t *testing.T) {
 		}
 		twin := path.Join(path.Dir(name), twinName)
 		zh, ok := all[twin]
-		if !assert.True(t, ok, "%s has no Chinese twin, %s", name, twin) {
+		if !ok {
+			t.Errorf("%s has no Chinese twin, %s", name, twin)
 			continue
 		}
 		for _, p := range twinProblems(string(data), string(zh)) {
@@ -192,8 +191,9 @@ func TestEveryREADMEHasAChineseTwinInStep(t *testing.T) {
 	}
 	for name := range all {
 		if path.Base(name) == twinName {
-			_, ok := all[path.Join(path.Dir(name), "README.md")]
-			assert.True(t, ok, "%s has no English page beside it", name)
+			if _, ok := all[path.Join(path.Dir(name), "README.md")]; !ok {
+				t.Errorf("%s has no English page beside it", name)
+			}
 		}
 	}
 }
@@ -203,7 +203,9 @@ func TestEveryREADMEHasAChineseTwinInStep(t *testing.T) {
 func TestTwinProblemsCatchADriftedCopy(t *testing.T) {
 	en := "# Lab\n\n[中文](README.zh-CN.md)\n\nRun it:\n\n<!-- expected/02-loop.txt -->\n```text\nuser: hi\n```\n\n## Next\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nSee [lab 03](../03-maxturns/README.md#run-it) and `loop.go:12`.\n"
 	zh := "# 实验\n\n[English](README.md)\n\n运行它：\n\n<!-- expected/02-loop.txt -->\n```text\nuser: hi\n```\n\n## 下一步\n\n| 甲 | 乙 |\n|---|---|\n| 1 | 2 |\n\n见 [实验 03](../03-maxturns/README.zh-CN.md#运行) 和 `loop.go:12`。\n"
-	require.Empty(t, twinProblems(en, zh), "a faithful twin")
+	if problems := twinProblems(en, zh); len(problems) != 0 {
+		t.Fatalf("a faithful twin has problems: %q", problems)
+	}
 
 	drifts := map[string]string{
 		"a changed output block": strings.Replace(zh, "user: hi", "user: hello", 1),
@@ -216,16 +218,22 @@ func TestTwinProblemsCatchADriftedCopy(t *testing.T) {
 		"English prose":          strings.NewReplacer("# 实验", "# Lab", "运行它：", "Run it:", "## 下一步", "## Next", "见 [实验 03]", "See [lab 03]").Replace(zh),
 	}
 	for name, drifted := range drifts {
-		assert.NotEmpty(t, twinProblems(en, drifted), "%s is not caught", name)
+		if len(twinProblems(en, drifted)) == 0 {
+			t.Errorf("%s is not caught", name)
+		}
 	}
-	assert.NotEmpty(t, twinProblems(strings.Replace(en, "[中文](README.zh-CN.md)", "", 1), zh), "an English page without its link is not caught")
+	if len(twinProblems(strings.Replace(en, "[中文](README.zh-CN.md)", "", 1), zh)) == 0 {
+		t.Errorf("an English page without its link is not caught")
+	}
 }
 
 // TestREADMELinksResolve checks that every relative link of every README,
 // in both languages, names a file or directory of the repository.
 func TestREADMELinksResolve(t *testing.T) {
 	root, err := Root()
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for name, data := range readmes(t) {
 		for _, m := range markdownLink.FindAllStringSubmatch(string(data), -1) {
 			target := m[1]
@@ -233,8 +241,9 @@ func TestREADMELinksResolve(t *testing.T) {
 				continue
 			}
 			target, _, _ = strings.Cut(target, "#")
-			_, err := os.Stat(filepath.Join(root, filepath.Dir(name), filepath.FromSlash(target)))
-			assert.NoError(t, err, "%s links to %s", name, m[1])
+			if _, err := os.Stat(filepath.Join(root, filepath.Dir(name), filepath.FromSlash(target))); err != nil {
+				t.Errorf("%s links to %s: %v", name, m[1], err)
+			}
 		}
 	}
 }
@@ -294,14 +303,19 @@ func TestREADMEAnchorsResolve(t *testing.T) {
 			if page != "" {
 				target = path.Join(path.Dir(name), page)
 			}
-			if !assert.Contains(t, anchors, target, "%s links to %s, which is no README", name, m[1]) {
+			if _, ok := anchors[target]; !ok {
+				t.Errorf("%s links to %s, which is no README", name, m[1])
 				continue
 			}
 			checked++
-			assert.True(t, anchors[target][anchor], "%s links to %s: %s has no heading with that anchor", name, m[1], target)
+			if !anchors[target][anchor] {
+				t.Errorf("%s links to %s: %s has no heading with that anchor", name, m[1], target)
+			}
 		}
 	}
-	assert.Greater(t, checked, 40, "the READMEs link to sections")
+	if checked <= 40 {
+		t.Errorf("the READMEs link to %d sections, want more than 40: the READMEs link to sections", checked)
+	}
 }
 
 // TestHeadingAnchorsAreGitHubs checks headingAnchors against the anchors
@@ -320,7 +334,7 @@ func TestHeadingAnchorsAreGitHubs(t *testing.T) {
 		"## [Start](#start) again",
 		"## Start again",
 	}, "\n")
-	assert.Equal(t, map[string]bool{
+	want := map[string]bool{
 		"pi-and-where-the-labs-differ":                        true,
 		"talk-to-the-agent--chat":                             true,
 		"hooksgo-changing-behaviour-without-editing-the-loop": true,
@@ -329,5 +343,8 @@ func TestHeadingAnchorsAreGitHubs(t *testing.T) {
 		"用户消息steer-与-followup":                                true,
 		"start-again":                                         true,
 		"start-again-1":                                       true,
-	}, headingAnchors(text))
+	}
+	if diff := cmp.Diff(want, headingAnchors(text)); diff != "" {
+		t.Errorf("headingAnchors (-want +got):\n%s", diff)
+	}
 }

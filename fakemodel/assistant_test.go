@@ -3,12 +3,11 @@ package fakemodel
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // chatTools are the tools lab 06's -chat offers.
@@ -72,8 +71,12 @@ func TestAssistantUsesItsToolsForSimpleRequests(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.prompt, func(t *testing.T) {
 			history, calls := converse(t, []Message{UserMessage{Text: tt.prompt}}, services)
-			assert.Equal(t, tt.calls, calls, "one batch with every call the prompt needs")
-			assert.Equal(t, tt.answer, history[len(history)-1].(AssistantMessage).Text)
+			if diff := cmp.Diff(tt.calls, calls); diff != "" {
+				t.Errorf("the calls differ from one batch with every call the prompt needs (-want +got):\n%s", diff)
+			}
+			if got := history[len(history)-1].(AssistantMessage).Text; got != tt.answer {
+				t.Errorf("the answer is %q, want %q", got, tt.answer)
+			}
 		})
 	}
 }
@@ -84,15 +87,25 @@ func TestAssistantUsesItsToolsForSimpleRequests(t *testing.T) {
 func TestAssistantTakesInASteeringMessage(t *testing.T) {
 	history := []Message{UserMessage{Text: "What is the weather in Oslo?"}}
 	first := ask(t, Assistant(), chatTools, history...)
-	require.Len(t, first.ToolCalls, 1)
+	if len(first.ToolCalls) != 1 {
+		t.Fatalf("the first reply asks for %d calls, want 1", len(first.ToolCalls))
+	}
 	history = append(history, first, services(first.ToolCalls[0]), UserMessage{Text: "And in Lima."})
 	second := ask(t, Assistant(), chatTools, history...)
-	assert.Equal(t, `Noted: "And in Lima.". I will look up the weather in Lima.`, second.Text)
-	require.Len(t, second.ToolCalls, 1)
-	assert.Equal(t, "call_2", second.ToolCalls[0].ID)
+	if want := `Noted: "And in Lima.". I will look up the weather in Lima.`; second.Text != want {
+		t.Errorf("the reply to the steering message says %q, want %q", second.Text, want)
+	}
+	if len(second.ToolCalls) != 1 {
+		t.Fatalf("the reply to the steering message asks for %d calls, want 1", len(second.ToolCalls))
+	}
+	if got := second.ToolCalls[0].ID; got != "call_2" {
+		t.Errorf("its call has the ID %q, want %q", got, "call_2")
+	}
 	history = append(history, second, services(second.ToolCalls[0]))
 	answer := ask(t, Assistant(), chatTools, history...)
-	assert.Equal(t, "Weather: Oslo 4 °C, light rain. Weather: Lima 19 °C, overcast.", answer.Text)
+	if want := "Weather: Oslo 4 °C, light rain. Weather: Lima 19 °C, overcast."; answer.Text != want {
+		t.Errorf("the answer is %q, want %q", answer.Text, want)
+	}
 }
 
 // TestAssistantKeepsNotes: a follow-up "Remember that." saves the last
@@ -100,14 +113,24 @@ func TestAssistantTakesInASteeringMessage(t *testing.T) {
 func TestAssistantKeepsNotes(t *testing.T) {
 	history, _ := converse(t, []Message{UserMessage{Text: "What is 2 plus 3?"}}, services)
 	history, calls := converse(t, append(history, UserMessage{Text: "Remember that."}), services)
-	assert.Equal(t, []string{`write {"path":"note-1.txt","text":"2 plus 3 is 5."}`}, calls)
+	wantCalls(t, "Remember that.", calls, `write {"path":"note-1.txt","text":"2 plus 3 is 5."}`)
 	history, _ = converse(t, append(history, UserMessage{Text: "Note: buy milk."}), services)
 	history, calls = converse(t, append(history, UserMessage{Text: "Read my notes."}), services)
-	assert.Equal(t, []string{`read {"path":"note-1.txt"}`, `read {"path":"note-2.txt"}`}, calls)
+	wantCalls(t, "Read my notes.", calls, `read {"path":"note-1.txt"}`, `read {"path":"note-2.txt"}`)
 	history, calls = converse(t, append(history, UserMessage{Text: "Delete my notes."}), services)
-	assert.Equal(t, []string{`rm {"path":"note-1.txt"}`, `rm {"path":"note-2.txt"}`}, calls)
+	wantCalls(t, "Delete my notes.", calls, `rm {"path":"note-1.txt"}`, `rm {"path":"note-2.txt"}`)
 	_, calls = converse(t, append(history, UserMessage{Text: "Read my notes."}), services)
-	assert.Empty(t, calls, "no note is left to read")
+	if len(calls) != 0 {
+		t.Errorf("after the delete, %q led to the calls %q, want none: no note is left to read", "Read my notes.", calls)
+	}
+}
+
+// wantCalls checks the calls, as "name args", that a prompt led to.
+func wantCalls(t *testing.T, prompt string, got []string, want ...string) {
+	t.Helper()
+	if !slices.Equal(got, want) {
+		t.Errorf("%q led to the calls %q, want %q", prompt, got, want)
+	}
 }
 
 // TestAssistantStartsAfreshAfterAFailedReply: a run that failed, or that
@@ -121,13 +144,17 @@ func TestAssistantStartsAfreshAfterAFailedReply(t *testing.T) {
 			UserMessage{Text: "What is 2 plus 3?"},
 		}
 		_, calls := converse(t, history, services)
-		assert.Equal(t, []string{`calculate {"a":2,"b":3,"op":"add"}`}, calls, "after stop reason %s", stop)
+		if want := []string{`calculate {"a":2,"b":3,"op":"add"}`}; !slices.Equal(calls, want) {
+			t.Errorf("after stop reason %s: the calls are %q, want %q", stop, calls, want)
+		}
 	}
 }
 
 func TestAssistantNeedsItsTools(t *testing.T) {
 	reply := ask(t, Assistant(), []ToolSpec{{Name: "weather"}}, UserMessage{Text: "What is 2 plus 3?"})
-	assert.Equal(t, "I need a calculate tool to answer that.", reply.Text)
+	if want := "I need a calculate tool to answer that."; reply.Text != want {
+		t.Errorf("the reply says %q, want %q", reply.Text, want)
+	}
 }
 
 // TestAssistantDecidesFromTheRequestAlone: the same request gets the same
@@ -139,22 +166,29 @@ func TestAssistantDecidesFromTheRequestAlone(t *testing.T) {
 		history = append(history, UserMessage{Text: p})
 		first := ask(t, Assistant(), chatTools, history...)
 		again := ask(t, Assistant(), chatTools, history...)
-		assert.Empty(t, cmp.Diff(first, again), "prompt %d", i)
+		if diff := cmp.Diff(first, again); diff != "" {
+			t.Errorf("prompt %d: the same request got another reply (-first +again):\n%s", i, diff)
+		}
 		history, _ = converse(t, history, func(c ToolCall) ToolResultMessage {
 			return ToolResultMessage{ToolCallID: c.ID, ToolName: c.Name, Content: fmt.Sprintf("result of %s", c.ID)}
 		})
 		last := history[len(history)-1].(AssistantMessage)
-		assert.False(t, strings.HasPrefix(last.Text, "I will"), "prompt %d ends with an answer: %q", i, last.Text)
+		if strings.HasPrefix(last.Text, "I will") {
+			t.Errorf("prompt %d ends with %q, want an answer", i, last.Text)
+		}
 	}
 	ids := map[string]bool{}
 	for _, m := range history {
 		if a, ok := m.(AssistantMessage); ok {
 			for _, c := range a.ToolCalls {
-				assert.False(t, ids[c.ID], "call IDs are unique: %s", c.ID)
+				if ids[c.ID] {
+					t.Errorf("two calls have the ID %s: call IDs are unique", c.ID)
+				}
 				ids[c.ID] = true
 			}
 		}
 	}
-	_, err := Assistant().Reply(context.Background(), Request{Messages: history, Tools: chatTools})
-	require.NoError(t, err)
+	if _, err := Assistant().Reply(context.Background(), Request{Messages: history, Tools: chatTools}); err != nil {
+		t.Fatalf("Reply to the whole conversation: %v", err)
+	}
 }

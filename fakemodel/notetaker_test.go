@@ -2,32 +2,44 @@ package fakemodel
 
 import (
 	"fmt"
+	"slices"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 func TestNoteTakerSendsOneBatchThenAnswers(t *testing.T) {
 	history := []Message{UserMessage{Text: NoteTakerPrompt}}
 	first := ask(t, NoteTaker(), nil, history...)
-	require.Len(t, first.ToolCalls, 4)
+	if len(first.ToolCalls) != 4 {
+		t.Fatalf("the first reply asks for %d calls, want 4", len(first.ToolCalls))
+	}
 	var names []string
 	for i, c := range first.ToolCalls {
-		assert.Equal(t, fmt.Sprintf("call_%d", i+1), c.ID, "the calls are numbered in order")
+		if want := fmt.Sprintf("call_%d", i+1); c.ID != want {
+			t.Errorf("call %d has the ID %q, want %q: the calls are numbered in order", i+1, c.ID, want)
+		}
 		names = append(names, c.Name)
 	}
-	assert.Equal(t, []string{"write", "read", "rm", "search"}, names)
-	assert.JSONEq(t, `{"path":"todo.txt","text":"renew the API key sk-live-4242"}`, string(first.ToolCalls[0].Arguments))
-	assert.JSONEq(t, `{"path":"todo.txt"}`, string(first.ToolCalls[1].Arguments), "the read reads what the write wrote")
-	assert.Equal(t, StopReasonToolUse, first.StopReason)
+	if want := []string{"write", "read", "rm", "search"}; !slices.Equal(names, want) {
+		t.Errorf("the calls are to %q, want %q", names, want)
+	}
+	wantJSON(t, "the write's arguments", first.ToolCalls[0].Arguments, `{"path":"todo.txt","text":"renew the API key sk-live-4242"}`)
+	wantJSON(t, "the read's arguments (it reads what the write wrote)", first.ToolCalls[1].Arguments, `{"path":"todo.txt"}`)
+	if first.StopReason != StopReasonToolUse {
+		t.Errorf("the first reply's stop reason is %q, want %q", first.StopReason, StopReasonToolUse)
+	}
 
 	history = append(history, first)
 	for _, c := range first.ToolCalls {
 		history = append(history, ToolResultMessage{ToolCallID: c.ID, ToolName: c.Name, Content: "whatever", IsError: true})
 	}
 	second := ask(t, NoteTaker(), nil, history...)
-	assert.Empty(t, second.ToolCalls, "the second reply answers, whatever the results said")
-	assert.Equal(t, StopReasonStop, second.StopReason)
-	assert.Equal(t, "The note is saved and reads back with the key hidden. Deleting it needs your approval, and I have no search tool.", second.Text)
+	if len(second.ToolCalls) != 0 {
+		t.Errorf("the second reply asks for %+v, want no call: it answers, whatever the results said", second.ToolCalls)
+	}
+	if second.StopReason != StopReasonStop {
+		t.Errorf("the second reply's stop reason is %q, want %q", second.StopReason, StopReasonStop)
+	}
+	if want := "The note is saved and reads back with the key hidden. Deleting it needs your approval, and I have no search tool."; second.Text != want {
+		t.Errorf("the second reply says %q, want %q", second.Text, want)
+	}
 }

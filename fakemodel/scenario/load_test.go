@@ -3,38 +3,44 @@ package scenario
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 func TestScenarioFileErrors(t *testing.T) {
 	dir := t.TempDir()
 	for _, tt := range []struct{ name, path, want string }{
-		{"missing", filepath.Join(dir, "missing.json"), "file: no such file or directory"},
-		{"directory", dir, "file: is a directory, not a scenario file"},
+		{"a missing file", filepath.Join(dir, "missing.json"), "file: no such file or directory"},
+		{"a directory", dir, "file: is a directory, not a scenario file"},
 	} {
 		_, err := Load(context.Background(), tt.path)
-		assert.EqualError(t, err, "scenario "+tt.path+": "+tt.want, tt.name)
+		wantError(t, "Load of "+tt.name, err, "scenario "+tt.path+": "+tt.want)
 	}
 
 	empty := filepath.Join(dir, "empty.json")
-	require.NoError(t, os.WriteFile(empty, nil, 0o644))
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	_, err := Load(context.Background(), empty)
-	assert.EqualError(t, err, "scenario "+empty+`: file: empty: a scenario is a JSON object with at least "prompt" or "runs"`)
+	wantError(t, "Load of an empty file", err, "scenario "+empty+`: file: empty: a scenario is a JSON object with at least "prompt" or "runs"`)
 
 	// Spaces after the object make it one byte too large.
 	large := filepath.Join(dir, "large.json")
 	data := []byte(`{"prompt": "hi"}`)
-	require.NoError(t, os.WriteFile(large, append(data, bytes.Repeat([]byte(" "), MaxBytes+1-len(data))...), 0o644))
+	if err := os.WriteFile(large, append(data, bytes.Repeat([]byte(" "), MaxBytes+1-len(data))...), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	_, err = Load(context.Background(), large)
-	assert.EqualError(t, err, "scenario "+large+": file: larger than 1 MiB: a scenario never needs that much")
-	require.NoError(t, os.Truncate(large, MaxBytes))
-	_, err = Load(context.Background(), large)
-	assert.NoError(t, err, "1 MiB exactly")
+	wantError(t, "Load of a file of 1 MiB and 1 byte", err, "scenario "+large+": file: larger than 1 MiB: a scenario never needs that much")
+	if err := os.Truncate(large, MaxBytes); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(context.Background(), large); err != nil {
+		t.Errorf("Load of a file of 1 MiB exactly: %v", err)
+	}
 }
 
 // TestAFileNameIsQuotedOnlyWhenItMust: a name that a terminal would not
@@ -49,7 +55,7 @@ func TestAFileNameIsQuotedOnlyWhenItMust(t *testing.T) {
 	}
 	for _, tt := range tests {
 		_, err := Load(context.Background(), filepath.Join(dir, tt.name))
-		assert.EqualError(t, err, "scenario "+tt.want+": file: no such file or directory")
+		wantError(t, fmt.Sprintf("Load of %q", tt.name), err, "scenario "+tt.want+": file: no such file or directory")
 	}
 }
 
@@ -57,5 +63,18 @@ func TestLoadOfACancelledRunReadsNothing(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err := Load(ctx, filepath.Join(t.TempDir(), "missing.json"))
-	assert.ErrorIs(t, err, context.Canceled)
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("Load on a cancelled context: error %v, want context.Canceled", err)
+	}
+}
+
+// wantError checks that err's text is want; what says what returned it.
+func wantError(t *testing.T, what string, err error, want string) {
+	t.Helper()
+	switch {
+	case err == nil:
+		t.Errorf("%s: no error, want %q", what, want)
+	case err.Error() != want:
+		t.Errorf("%s: error %q, want %q", what, err, want)
+	}
 }

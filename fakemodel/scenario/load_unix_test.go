@@ -9,9 +9,6 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // TestLoadStopsWhenCancelled reads a FIFO whose writer is open and writes
@@ -19,7 +16,9 @@ import (
 // cancelled, then Load returns at once.
 func TestLoadStopsWhenCancelled(t *testing.T) {
 	fifo := filepath.Join(t.TempDir(), "fifo.json")
-	require.NoError(t, syscall.Mkfifo(fifo, 0o600))
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 
@@ -30,7 +29,9 @@ func TestLoadStopsWhenCancelled(t *testing.T) {
 	}()
 	// Opening the writer waits for Load to open the reader.
 	w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer w.Close()
 	select {
 	case err := <-loaded:
@@ -39,6 +40,10 @@ func TestLoadStopsWhenCancelled(t *testing.T) {
 	}
 	cancel()
 	err = <-loaded
-	assert.ErrorIs(t, err, context.Canceled)
-	assert.False(t, errors.As(err, new(*Error)), "a cancelled read is no mistake in the file")
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("Load, cancelled while it reads: error %v, want context.Canceled", err)
+	}
+	if errors.As(err, new(*Error)) {
+		t.Errorf("Load, cancelled while it reads: error %v is an *Error, want none: a cancelled read is no mistake in the file", err)
+	}
 }

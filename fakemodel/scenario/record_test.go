@@ -2,16 +2,16 @@ package scenario
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // record feeds r the trace lines of lines, each after wait; a line "wait
@@ -34,10 +34,22 @@ func record(r *Recorder, lines ...string) {
 func encoded(t *testing.T, r *Recorder, history ...fakemodel.Message) *Scenario {
 	t.Helper()
 	data, err := r.Encode(history)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatalf("Encode: %v", err)
+	}
 	s, err := Parse("recording.json", data)
-	require.NoError(t, err, "%s", data)
+	if err != nil {
+		t.Fatalf("Parse of the recording: %v\n%s", err, data)
+	}
 	return s
+}
+
+// wantField checks a field of a recording, named as in the file.
+func wantField[T comparable](t *testing.T, field string, got, want T) {
+	t.Helper()
+	if got != want {
+		t.Errorf("%s = %#v, want %#v", field, got, want)
+	}
 }
 
 func call(id, name string) fakemodel.ToolCall {
@@ -70,19 +82,29 @@ func TestARecordedMessageIsAnchoredWhereItEntered(t *testing.T) {
 	r.Reply(fakemodel.AssistantMessage{Text: "three", StopReason: fakemodel.StopReasonStop})
 
 	s := encoded(t, r)
-	assert.Equal(t, "first", value(s.Prompt))
-	assert.Equal(t, []string{"second"}, s.NextPrompts)
-	require.Len(t, s.Steer, 1)
-	assert.Equal(t, "message_end user", s.Steer[0].At)
-	assert.Nil(t, s.Steer[0].Occurrence, "the first occurrence is left out")
-	require.Len(t, s.FollowUp, 2)
-	assert.Equal(t, "turn_end", s.FollowUp[0].At)
-	assert.Equal(t, 2, value(s.FollowUp[0].Occurrence), "the second turn_end of the session")
-	assert.Equal(t, "agent_end", s.FollowUp[1].At, "a message never taken is queued at the last event")
-	assert.Equal(t, 2, value(s.FollowUp[1].Occurrence))
-	require.Len(t, s.Interrupts, 1)
-	assert.Equal(t, "turn_end", s.Interrupts[0].At)
-	assert.Equal(t, 3, value(s.Interrupts[0].Occurrence))
+	wantField(t, "prompt", value(s.Prompt), "first")
+	if want := []string{"second"}; !slices.Equal(s.NextPrompts, want) {
+		t.Errorf("nextPrompts = %q, want %q", s.NextPrompts, want)
+	}
+	if len(s.Steer) != 1 {
+		t.Fatalf("steer holds %d messages, want 1", len(s.Steer))
+	}
+	wantField(t, "steer[0].at", s.Steer[0].At, "message_end user")
+	if s.Steer[0].Occurrence != nil {
+		t.Errorf("steer[0].occurrence = %d, want it left out: the first occurrence is left out", *s.Steer[0].Occurrence)
+	}
+	if len(s.FollowUp) != 2 {
+		t.Fatalf("followUp holds %d messages, want 2", len(s.FollowUp))
+	}
+	wantField(t, "followUp[0].at", s.FollowUp[0].At, "turn_end")
+	wantField(t, "followUp[0].occurrence (the second turn_end of the session)", value(s.FollowUp[0].Occurrence), 2)
+	wantField(t, "followUp[1].at (a message never taken is queued at the last event)", s.FollowUp[1].At, "agent_end")
+	wantField(t, "followUp[1].occurrence", value(s.FollowUp[1].Occurrence), 2)
+	if len(s.Interrupts) != 1 {
+		t.Fatalf("interrupts holds %d, want 1", len(s.Interrupts))
+	}
+	wantField(t, "interrupts[0].at", s.Interrupts[0].At, "turn_end")
+	wantField(t, "interrupts[0].occurrence", value(s.Interrupts[0].Occurrence), 3)
 }
 
 // TestRecordedMomentsKeepTheOrderOfTheEnds: the calls of a parallel batch
@@ -100,12 +122,16 @@ func TestRecordedMomentsKeepTheOrderOfTheEnds(t *testing.T) {
 		r.Update("c", "half way")
 		s := encoded(t, r, result("a", "x", "A", false), result("b", "x", "B", false), result("c", "x", "C", false))
 		moment := func(id string) int { return value(s.Calls[id].DurationMs) }
-		assert.Equal(t, []int{100}, value(s.Calls["c"].UpdatesAtMs))
-		assert.Equal(t, []string{"half way"}, value(s.Calls["c"].Updates))
-		assert.Equal(t, 100, moment("c"), "c reported, then ended, at 100 ms")
-		assert.Equal(t, 101, moment("a"), "a started before c: at 100 ms it would end first")
-		assert.Equal(t, 101, moment("b"), "b started after a: at the same moment, it ends after a")
-		assert.Equal(t, "A", value(s.Calls["a"].Result))
+		if got, want := value(s.Calls["c"].UpdatesAtMs), []int{100}; !slices.Equal(got, want) {
+			t.Errorf("calls.c.updatesAtMs = %v, want %v", got, want)
+		}
+		if got, want := value(s.Calls["c"].Updates), []string{"half way"}; !slices.Equal(got, want) {
+			t.Errorf("calls.c.updates = %q, want %q", got, want)
+		}
+		wantField(t, "calls.c.durationMs (c reported, then ended, at 100 ms)", moment("c"), 100)
+		wantField(t, "calls.a.durationMs (a started before c: at 100 ms it would end first)", moment("a"), 101)
+		wantField(t, "calls.b.durationMs (b started after a: at the same moment, it ends after a)", moment("b"), 101)
+		wantField(t, "calls.a.result", value(s.Calls["a"].Result), "A")
 	})
 }
 
@@ -125,13 +151,17 @@ func TestACallThatFailedAtOnceIsRecordedBlocked(t *testing.T) {
 		result("a", "x", `Validation failed for tool "x": missing field "k"`, true),
 		result("b", "nope", "Tool nope not found", true),
 		result("c", "w", "written", false))
-	assert.Equal(t, `Validation failed for tool "x": missing field "k"`, value(s.Calls["a"].Block))
-	assert.NotContains(t, s.Calls, "b")
-	assert.NotContains(t, s.Tools, "nope")
-	assert.Equal(t, "written", value(s.Calls["c"].Result), "a call that succeeded at once ran")
-	assert.True(t, value(s.Tools["w"].Sequential))
-	assert.Equal(t, "all", value(s.QueueMode))
-	assert.Equal(t, "sequential", value(s.ToolExecution))
+	wantField(t, "calls.a.block", value(s.Calls["a"].Block), `Validation failed for tool "x": missing field "k"`)
+	if _, ok := s.Calls["b"]; ok {
+		t.Errorf("calls holds b, a call to a tool the agent does not have, want it left out")
+	}
+	if _, ok := s.Tools["nope"]; ok {
+		t.Errorf("tools holds nope, a tool the agent does not have, want it left out")
+	}
+	wantField(t, "calls.c.result (a call that succeeded at once ran)", value(s.Calls["c"].Result), "written")
+	wantField(t, "tools.w.sequential", value(s.Tools["w"].Sequential), true)
+	wantField(t, "queueMode", value(s.QueueMode), "all")
+	wantField(t, "toolExecution", value(s.ToolExecution), "sequential")
 }
 
 // TestAFailedRequestIsRecordedWithWhatStreamed: a request that failed, or
@@ -143,10 +173,10 @@ func TestAFailedRequestIsRecordedWithWhatStreamed(t *testing.T) {
 	r.Failed("chat completions: context canceled", "I will\nlook ")
 	r.Failed("", "")
 	s := encoded(t, r)
-	assert.Equal(t, "chat completions: context canceled", s.Replies[0].Text)
-	assert.Equal(t, "I will look ", s.Replies[0].Partial, "a line break becomes a space: the same words stream")
-	assert.Equal(t, "error", value(s.Replies[0].StopReason))
-	assert.Equal(t, "the request failed", s.Replies[1].Text, "a failed request's text is never empty")
+	wantField(t, "replies[0].text", s.Replies[0].Text, "chat completions: context canceled")
+	wantField(t, "replies[0].partial (a line break becomes a space: the same words stream)", s.Replies[0].Partial, "I will look ")
+	wantField(t, "replies[0].stopReason", value(s.Replies[0].StopReason), "error")
+	wantField(t, "replies[1].text (a failed request's text is never empty)", s.Replies[1].Text, "the request failed")
 }
 
 // TestThinkingIsRecordedWithItsReply: what the model reasoned before a
@@ -160,9 +190,9 @@ func TestThinkingIsRecordedWithItsReply(t *testing.T) {
 	r.Thinking("Hmm.")
 	r.Failed("the stream broke", "")
 	s := encoded(t, r)
-	assert.Equal(t, "The user wants a sum.", s.Replies[0].Thinking)
-	assert.Empty(t, s.Replies[1].Thinking, "a reply without reasoning records none")
-	assert.Equal(t, "Hmm.", s.Replies[2].Thinking)
+	wantField(t, "replies[0].thinking", s.Replies[0].Thinking, "The user wants a sum.")
+	wantField(t, "replies[1].thinking (a reply without reasoning records none)", s.Replies[1].Thinking, "")
+	wantField(t, "replies[2].thinking", s.Replies[2].Thinking, "Hmm.")
 }
 
 func TestOneLineText(t *testing.T) {
@@ -178,8 +208,12 @@ func TestOneLineText(t *testing.T) {
 		"no-break\u00a0space ": "no-break space ",
 	} {
 		got := oneLineText(in)
-		assert.Equal(t, want, got, "%q", in)
-		assert.Len(t, fakemodel.Chunks(got), len(fakemodel.Chunks(strings.ToValidUTF8(in, "\uFFFD"))), "%q streams in as many words", in)
+		if got != want {
+			t.Errorf("oneLineText(%q) = %q, want %q", in, got, want)
+		}
+		if n, words := len(fakemodel.Chunks(got)), len(fakemodel.Chunks(strings.ToValidUTF8(in, "\uFFFD"))); n != words {
+			t.Errorf("oneLineText(%q) = %q streams in %d chunks, want as many words as the text: %d", in, got, n, words)
+		}
 	}
 }
 
@@ -197,8 +231,9 @@ func FuzzRecordedTextsLoad(f *testing.F) {
 		r.Update("a", note)
 		r.Entered(false, steer)
 		r.Failed(content, reply)
-		_, err := r.Encode([]fakemodel.Message{result("a", "x", content, false)})
-		require.NoError(t, err)
+		if _, err := r.Encode([]fakemodel.Message{result("a", "x", content, false)}); err != nil {
+			t.Fatalf("Encode: %v", err)
+		}
 	})
 }
 
@@ -207,23 +242,41 @@ func FuzzRecordedTextsLoad(f *testing.F) {
 func TestWriteNewNeverReplacesAFile(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "new.json")
-	require.NoError(t, WriteNew(path, []byte("one")))
+	if err := WriteNew(path, []byte("one")); err != nil {
+		t.Fatal(err)
+	}
 	err := WriteNew(path, []byte("two"))
-	require.Error(t, err)
-	assert.Equal(t, path+" exists, and a recording never replaces a file", err.Error())
+	if err == nil {
+		t.Fatal("WriteNew of a file that exists: no error, want one")
+	}
+	if want := path + " exists, and a recording never replaces a file"; err.Error() != want {
+		t.Errorf("WriteNew of a file that exists: error %q, want %q", err, want)
+	}
 	data, err := os.ReadFile(path)
-	require.NoError(t, err)
-	assert.Equal(t, "one", string(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(data) != "one" {
+		t.Errorf("the file holds %q, want %q", data, "one")
+	}
 	entries, err := os.ReadDir(dir)
-	require.NoError(t, err)
-	assert.Len(t, entries, 1, "no temporary file is left behind")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 {
+		t.Errorf("the directory holds %d entries, want 1: no temporary file is left behind", len(entries))
+	}
 
-	assert.Error(t, WriteNew(filepath.Join(dir, "missing", "x.json"), []byte("x")), "a directory that is not there")
+	if WriteNew(filepath.Join(dir, "missing", "x.json"), []byte("x")) == nil {
+		t.Error("WriteNew into a directory that is not there: no error, want one")
+	}
 }
 
 func TestARecorderWithoutAPromptWritesNothing(t *testing.T) {
 	_, err := NewRecorder(nil, "", false).Encode(nil)
-	assert.ErrorIs(t, err, ErrNoPrompt)
+	if !errors.Is(err, ErrNoPrompt) {
+		t.Errorf("Encode without a prompt: error %v, want ErrNoPrompt", err)
+	}
 	var nothing *Recorder
 	nothing.Prompt("a nil recorder records nothing")
 	nothing.See("agent_start")

@@ -7,9 +7,6 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // TestARecordingHasTheModeOfANewFile: a recording is a file the user
@@ -19,11 +16,21 @@ func TestARecordingHasTheModeOfANewFile(t *testing.T) {
 	umask := syscall.Umask(0o022)
 	defer syscall.Umask(umask)
 	path := filepath.Join(t.TempDir(), "session.json")
-	require.NoError(t, WriteNew(path, []byte("{}")))
+	if err := WriteNew(path, []byte("{}")); err != nil {
+		t.Fatal(err)
+	}
 	info, err := os.Stat(path)
-	require.NoError(t, err)
-	assert.Equal(t, os.FileMode(0o644), info.Mode().Perm())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := info.Mode().Perm(), os.FileMode(0o644); got != want {
+		t.Errorf("the recording's mode is %v, want %v", got, want)
+	}
 	leftovers, err := filepath.Glob(filepath.Join(filepath.Dir(path), ".*"))
-	require.NoError(t, err)
-	assert.Empty(t, leftovers, "no temporary file is left behind")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(leftovers) != 0 {
+		t.Errorf("the directory holds %q, want no temporary file left behind", leftovers)
+	}
 }

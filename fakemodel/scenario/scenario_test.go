@@ -7,14 +7,12 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 func TestScenarioParseErrors(t *testing.T) {
@@ -109,8 +107,9 @@ func TestScenarioDefaultsMayBeWrittenOut(t *testing.T) {
 		`{"panic": "p", "error": "", "result": ""}`,
 		`{"result": "ok", "error": "", "panic": "", "terminate": false}`,
 	} {
-		_, err := Parse("x.json", []byte(`{"prompt": "hi", "tools": {"x": `+behaviour+`}}`))
-		assert.NoError(t, err, behaviour)
+		if _, err := Parse("x.json", []byte(`{"prompt": "hi", "tools": {"x": `+behaviour+`}}`)); err != nil {
+			t.Errorf("a tool %s: %v", behaviour, err)
+		}
 	}
 }
 
@@ -123,12 +122,14 @@ func TestScenarioDefaultsMayBeWrittenOut(t *testing.T) {
 func TestTheFormatRefusesWhatChatRefuses(t *testing.T) {
 	// Written with an escape in the file, an override in args is text
 	// that prints as \u202e, and is allowed.
-	_, err := Parse("x.json", []byte(`{"prompt": "hi", "replies": [{"toolCalls": [{"id": "a", "name": "x", "args": {"to": "\u202egnp.exe"}}]}]}`))
-	assert.NoError(t, err)
+	if _, err := Parse("x.json", []byte(`{"prompt": "hi", "replies": [{"toolCalls": [{"id": "a", "name": "x", "args": {"to": "\u202egnp.exe"}}]}]}`)); err != nil {
+		t.Errorf("args with an escaped override: %v", err)
+	}
 
 	for _, text := range []string{"مرحبا", "שלום", "你好，世界", "e\u0301"} {
-		_, err := Parse("x.json", []byte(`{"prompt": "`+text+`"}`))
-		assert.NoError(t, err, "%q", text)
+		if _, err := Parse("x.json", []byte(`{"prompt": "`+text+`"}`)); err != nil {
+			t.Errorf("the prompt %q: %v", text, err)
+		}
 	}
 	for text, want := range map[string]string{
 		"a\u200eb":     "the bidirectional control character U+200E",
@@ -140,7 +141,9 @@ func TestTheFormatRefusesWhatChatRefuses(t *testing.T) {
 		"a\u00a0b":     "U+00A0, a character that does not print as itself",
 	} {
 		_, err := Parse("x.json", []byte(`{"prompt": "`+text+`"}`))
-		assert.ErrorContains(t, err, "prompt: must not hold "+want, "%q", text)
+		if want := "prompt: must not hold " + want; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("the prompt %q: error %v, want one that holds %q", text, err, want)
+		}
 	}
 }
 
@@ -176,8 +179,12 @@ func assertParseError(t *testing.T, data, want string) {
 	t.Helper()
 	_, err := Parse("x.json", []byte(data))
 	var bad *Error
-	require.True(t, errors.As(err, &bad), "got %v", err)
-	assert.Equal(t, "scenario "+want, err.Error())
+	if !errors.As(err, &bad) {
+		t.Fatalf("Parse: error %v, want an *Error", err)
+	}
+	if want := "scenario " + want; err.Error() != want {
+		t.Errorf("Parse: error %q, want %q", err, want)
+	}
 }
 
 func TestScenarioColumnsCountCharacters(t *testing.T) {
@@ -210,9 +217,15 @@ func TestScenarioRejectsNull(t *testing.T) {
 	// args is any JSON value, as a model sends it: null included. The
 	// tool's validation rejects a null in place of the object.
 	s, err := Parse("x.json", []byte(`{"prompt": "hi", "replies": [{"toolCalls": [{"id": "a", "name": "x", "args": null}, {"id": "b", "name": "x", "args": {"k": null}}]}]}`))
-	require.NoError(t, err)
-	assert.Equal(t, "null", string(s.Replies[0].ToolCalls[0].Args))
-	assert.Equal(t, `{"k":null}`, string(s.Replies[0].ToolCalls[1].Args))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(s.Replies[0].ToolCalls[0].Args); got != "null" {
+		t.Errorf("replies[0].toolCalls[0].args = %s, want null", got)
+	}
+	if got, want := string(s.Replies[0].ToolCalls[1].Args), `{"k":null}`; got != want {
+		t.Errorf("replies[0].toolCalls[1].args = %s, want %s", got, want)
+	}
 }
 
 // deepArgs returns a scenario whose first call's args nest depth arrays;
@@ -222,8 +235,9 @@ func deepArgs(depth int) string {
 }
 
 func TestScenarioNestingIsLimited(t *testing.T) {
-	_, err := Parse("x.json", []byte(deepArgs(maxDepth-5)))
-	require.NoError(t, err, "64 levels")
+	if _, err := Parse("x.json", []byte(deepArgs(maxDepth-5))); err != nil {
+		t.Fatalf("64 levels: %v", err)
+	}
 	// The 65th level is the 60th [ of args, at byte 68+59 of one line.
 	assertParseError(t, deepArgs(maxDepth-4), "x.json: line 1, column 128: nested more than 64 levels deep: a scenario never needs that many")
 
@@ -232,7 +246,9 @@ func TestScenarioNestingIsLimited(t *testing.T) {
 	deep := []byte(deepArgs(100_000))
 	assertParseError(t, string(deep), "x.json: line 1, column 128: nested more than 64 levels deep: a scenario never needs that many")
 	allocs := testing.AllocsPerRun(5, func() { _, _ = Parse("x.json", deep) })
-	assert.Less(t, allocs, 1000.0)
+	if allocs >= 1000 {
+		t.Errorf("Parse of 100,000 levels allocates %v times, want fewer than 1000", allocs)
+	}
 }
 
 func TestScenarioCallIDsAndToolNames(t *testing.T) {
@@ -258,8 +274,9 @@ func TestScenarioCallIDsAndToolNames(t *testing.T) {
 
 	// IDs as providers send them, and the longest names.
 	for _, id := range []string{"toolu_01A09q90qw90lq917835lq9", "call_abc123", "functions.get_weather:0", strings.Repeat("z", 64)} {
-		_, err := Parse("x.json", []byte(call(id, strings.Repeat("n", 64))))
-		assert.NoError(t, err, id)
+		if _, err := Parse("x.json", []byte(call(id, strings.Repeat("n", 64)))); err != nil {
+			t.Errorf("the call ID %s: %v", id, err)
+		}
 	}
 }
 
@@ -306,8 +323,9 @@ func TestScenarioAtMustMatchATraceLine(t *testing.T) {
 		"tool_execution_start", "tool_execution_start a", "tool_execution_start a x", "tool_execution_update a",
 		"tool_execution_end", "tool_execution_end a", "tool_execution_end a error:", "tool_execution_end a error: Tool  x  failed",
 	} {
-		_, err := Parse("x.json", []byte(with(at)))
-		assert.NoError(t, err, at)
+		if _, err := Parse("x.json", []byte(with(at))); err != nil {
+			t.Errorf("at %q: %v", at, err)
+		}
 	}
 }
 
@@ -317,11 +335,17 @@ func TestScenarioAtMustMatchATraceLine(t *testing.T) {
 func FuzzParseScenario(f *testing.F) {
 	for _, pattern := range []string{"../../labs/06-steering/scenarios/*.json", "testdata/malformed/*.json"} {
 		files, err := filepath.Glob(pattern)
-		require.NoError(f, err)
-		require.NotEmpty(f, files, pattern)
+		if err != nil {
+			f.Fatal(err)
+		}
+		if len(files) == 0 {
+			f.Fatalf("no file matches %s", pattern)
+		}
 		for _, file := range files {
 			data, err := os.ReadFile(file)
-			require.NoError(f, err)
+			if err != nil {
+				f.Fatal(err)
+			}
 			f.Add(data)
 		}
 	}
@@ -336,23 +360,35 @@ func FuzzParseScenario(f *testing.F) {
 	} {
 		f.Add([]byte(seed))
 	}
+	// The promise of "Strict parsing": one line that names the file, then
+	// where, then the problem.
+	oneLineError := regexp.MustCompile(`\Ascenario fuzz\.json: (line [1-9][0-9]*, column [1-9][0-9]*|file): [^\n]+\z`)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := Parse("fuzz.json", data)
 		if err != nil {
 			var bad *Error
-			assert.True(t, errors.As(err, &bad), "%v is an *Error", err)
-			// The promise of "Strict parsing": one line that names the
-			// file, then where, then the problem, and nothing that a
-			// terminal would not print as it is.
-			assert.Regexp(t, `\Ascenario fuzz\.json: (line [1-9][0-9]*, column [1-9][0-9]*|file): [^\n]+\z`, err.Error())
-			assert.True(t, printsAsItself(err.Error()), "%q prints as it is", err.Error())
+			if !errors.As(err, &bad) {
+				t.Errorf("error %v, want an *Error", err)
+			}
+			if !oneLineError.MatchString(err.Error()) {
+				t.Errorf("error %q, want it to match %s", err, oneLineError)
+			}
+			// Nor anything that a terminal would not print as it is.
+			if !printsAsItself(err.Error()) {
+				t.Errorf("error %q holds a character that does not print as itself", err)
+			}
 			return
 		}
-		assert.True(t, s.Prompt != nil || s.Runs != nil, "a prompt, or runs")
-		assert.Len(t, s.FakeTools(), len(s.Tools))
+		if s.Prompt == nil && s.Runs == nil {
+			t.Error("the scenario has neither a prompt nor runs")
+		}
+		if got, want := len(s.FakeTools()), len(s.Tools); got != want {
+			t.Errorf("FakeTools() returns %d tools, want %d, one per entry of tools", got, want)
+		}
 		for _, text := range texts(s) {
-			_, found := Unprintable(text)
-			assert.False(t, found, "%q prints as it is, on one line", text)
+			if _, found := Unprintable(text); found {
+				t.Errorf("%q does not print as it is, on one line", text)
+			}
 		}
 	})
 }
@@ -407,22 +443,34 @@ func texts(s *Scenario) []string {
 // the parser moved here, kept beside it in NAME.txt.
 func TestEveryMalformedFileIsRefused(t *testing.T) {
 	files, err := filepath.Glob("testdata/malformed/*.json")
-	require.NoError(t, err)
-	require.GreaterOrEqual(t, len(files), 60)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 60 {
+		t.Fatalf("testdata/malformed holds %d scenario files, want at least 60", len(files))
+	}
 	for _, file := range files {
 		name := strings.TrimSuffix(filepath.Base(file), ".json")
 		t.Run(name, func(t *testing.T) {
 			want, err := os.ReadFile(filepath.Join("testdata", "malformed", name+".txt"))
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			status, line, _ := strings.Cut(string(want), "\n")
-			require.Equal(t, "exit status 2", status)
+			if status != "exit status 2" {
+				t.Fatalf("%s.txt starts with %q, want %q", name, status, "exit status 2")
+			}
 			line = strings.TrimSuffix(strings.TrimPrefix(line, "error: "), "\n")
 			line = strings.Replace(line, "fakemodel/scenario/"+file, file, 1)
 
 			_, err = Load(context.Background(), file)
 			var bad *Error
-			require.ErrorAs(t, err, &bad)
-			assert.Equal(t, line, err.Error())
+			if !errors.As(err, &bad) {
+				t.Fatalf("Load: error %v, want an *Error", err)
+			}
+			if err.Error() != line {
+				t.Errorf("Load: error %q, want %q", err, line)
+			}
 		})
 	}
 }
@@ -433,12 +481,16 @@ func TestToolNamesAndCallIDs(t *testing.T) {
 		"lookup": true, "get_weather-2": true, long: true,
 		"": false, long + "a": false, "a.b": false, "a b": false, "café": false, "a\n": false,
 	} {
-		assert.Equal(t, want, IsToolName(name), "tool name %q", name)
+		if got := IsToolName(name); got != want {
+			t.Errorf("IsToolName(%q) = %v, want %v", name, got, want)
+		}
 	}
 	for id, want := range map[string]bool{
 		"call_1": true, "toolu_01A": true, "fc.1:x-2": true, long: true,
 		"": false, long + "a": false, "a b": false, "a/b": false, "a=b": false, "é": false,
 	} {
-		assert.Equal(t, want, IsCallID(id), "call ID %q", id)
+		if got := IsCallID(id); got != want {
+			t.Errorf("IsCallID(%q) = %v, want %v", id, got, want)
+		}
 	}
 }

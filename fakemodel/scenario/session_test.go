@@ -3,27 +3,39 @@ package scenario
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"slices"
 	"testing"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/google/go-cmp/cmp"
 )
 
 // parsed parses a scenario that the test knows to be valid.
 func parsed(t *testing.T, data string) *Scenario {
 	t.Helper()
 	s, err := Parse("x.json", []byte(data))
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
 	return s
 }
 
 // TestRunsArePromptsOrContinues: prompt and nextPrompts are runs that
 // prompt; runs may continue, "" in Prompts, and may be none.
 func TestRunsArePromptsOrContinues(t *testing.T) {
-	assert.Equal(t, []string{"one", "two"}, parsed(t, `{"prompt": "one", "nextPrompts": ["two"]}`).Prompts())
-	assert.Equal(t, []string{"", "two"}, parsed(t, `{"runs": [{"continue": true}, {"prompt": "two"}]}`).Prompts())
-	assert.Equal(t, []string{}, parsed(t, `{"runs": []}`).Prompts())
+	for _, tt := range []struct {
+		scenario string
+		want     []string
+	}{
+		{`{"prompt": "one", "nextPrompts": ["two"]}`, []string{"one", "two"}},
+		{`{"runs": [{"continue": true}, {"prompt": "two"}]}`, []string{"", "two"}},
+		{`{"runs": []}`, []string{}},
+	} {
+		if diff := cmp.Diff(tt.want, parsed(t, tt.scenario).Prompts()); diff != "" {
+			t.Errorf("the prompts of %s (-want +got):\n%s", tt.scenario, diff)
+		}
+	}
 }
 
 // TestTheHistoryBecomesMessages: each message of the history becomes the
@@ -36,19 +48,25 @@ func TestTheHistoryBecomesMessages(t *testing.T) {
 		{"role": "toolResult", "toolCallId": "calc-1", "text": "5 + 3 = 8"},
 		{"role": "assistant", "text": "8.", "stopReason": "length"}
 	]}`)
-	assert.Equal(t, []fakemodel.Message{
+	messages := []fakemodel.Message{
 		fakemodel.UserMessage{Text: "What is 5 + 3?"},
 		fakemodel.AssistantMessage{Text: "Let me calculate that.", StopReason: fakemodel.StopReasonToolUse,
 			ToolCalls: []fakemodel.ToolCall{{ID: "calc-1", Name: "calculate", Arguments: json.RawMessage(`{"expression":"5 + 3"}`)}}},
 		fakemodel.ToolResultMessage{ToolCallID: "calc-1", ToolName: "calculate", Content: "5 + 3 = 8"},
 		fakemodel.AssistantMessage{Text: "8.", StopReason: fakemodel.StopReasonLength},
-	}, s.Messages())
-	assert.Equal(t, []string{
+	}
+	if diff := cmp.Diff(messages, s.Messages()); diff != "" {
+		t.Errorf("Messages() (-want +got):\n%s", diff)
+	}
+	setup := []string{
 		"history: user: What is 5 + 3?",
 		`history: assistant: Let me calculate that. [calls calc-1 calculate {"expression":"5 + 3"}]`,
 		"history: result of calc-1: 5 + 3 = 8",
 		"history: assistant: 8.",
-	}, s.Setup())
+	}
+	if diff := cmp.Diff(setup, s.Setup()); diff != "" {
+		t.Errorf("Setup() (-want +got):\n%s", diff)
+	}
 }
 
 // TestTheModelPlaysOneReplyPerRequest: the model plays its replies in the
@@ -63,21 +81,36 @@ func TestTheModelPlaysOneReplyPerRequest(t *testing.T) {
 		OnText:   func(c string) { chunks = append(chunks, c) },
 	}
 	first, err := m.Reply(context.Background(), req)
-	require.NoError(t, err)
-	assert.Equal(t, "one", first.Text, "the first request plays the first reply, whatever it holds")
+	if err != nil {
+		t.Fatalf("the first request: %v", err)
+	}
+	if first.Text != "one" {
+		t.Errorf("the first request got %q, want %q: the first request plays the first reply, whatever it holds", first.Text, "one")
+	}
 	second, err := m.Reply(context.Background(), req)
-	require.NoError(t, err)
-	assert.Equal(t, "two words", second.Text)
-	assert.Equal(t, []string{"one"}, chunks, "a reply that does not stream sends no chunk")
+	if err != nil {
+		t.Fatalf("the second request: %v", err)
+	}
+	if second.Text != "two words" {
+		t.Errorf("the second request got %q, want %q", second.Text, "two words")
+	}
+	if want := []string{"one"}; !slices.Equal(chunks, want) {
+		t.Errorf("the chunks are %q, want %q: a reply that does not stream sends no chunk", chunks, want)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err = m.Reply(ctx, req)
-	assert.ErrorIs(t, err, context.Canceled)
+	if _, err := m.Reply(ctx, req); !errors.Is(err, context.Canceled) {
+		t.Errorf("the third request, cancelled: error %v, want context.Canceled", err)
+	}
 	fourth, err := m.Reply(context.Background(), req)
-	require.NoError(t, err)
-	assert.Equal(t, "four", fourth.Text, "the cancelled request used up the third")
+	if err != nil {
+		t.Fatalf("the fourth request: %v", err)
+	}
+	if fourth.Text != "four" {
+		t.Errorf("the fourth request got %q, want %q: the cancelled request used up the third", fourth.Text, "four")
+	}
 	_, err = m.Reply(context.Background(), req)
-	assert.EqualError(t, err, "scripted model: no reply left for request 5: the script holds 4")
+	wantError(t, "the fifth request", err, "scripted model: no reply left for request 5: the script holds 4")
 }
 
 // TestTheHooksAsData checks each hook the format gives as data: setArgs
@@ -101,37 +134,78 @@ func TestTheHooksAsData(t *testing.T) {
 	h.Say = func(text string) { said = append(said, text) }
 
 	args, err := Args(json.RawMessage(`{"value": "hello", "keep": true}`))
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	reason, blocked := h.Before("echo", "a", args)
-	assert.False(t, blocked)
-	assert.Empty(t, reason)
+	if blocked {
+		t.Errorf("Before blocks call a, want it to run")
+	}
+	if reason != "" {
+		t.Errorf("Before gives the reason %q, want none", reason)
+	}
 	result, _, err := s.FakeTools()[0].Run(context.Background(), nil, "a", args, func(string) {})
-	require.NoError(t, err)
-	assert.Equal(t, `{"keep":true,"value":123}`, result, "the tool gets the changed arguments")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"keep":true,"value":123}`; result != want {
+		t.Errorf("echo returned %s, want %s: the tool gets the changed arguments", result, want)
+	}
 
 	content, isError, terminate := h.After("echo")
-	assert.Nil(t, content)
-	assert.Equal(t, true, *isError)
-	assert.Nil(t, terminate)
+	if content != nil {
+		t.Errorf("After replaces the content with %q, want the tool's", *content)
+	}
+	switch {
+	case isError == nil:
+		t.Errorf("After keeps the tool's isError, want it replaced with true")
+	case !*isError:
+		t.Errorf("After replaces isError with false, want true")
+	}
+	if terminate != nil {
+		t.Errorf("After replaces terminate with %v, want the tool's", *terminate)
+	}
 
 	messages := []fakemodel.Message{fakemodel.UserMessage{Text: "1"}, fakemodel.UserMessage{Text: "2"}, fakemodel.UserMessage{Text: "3"}}
 	shown, err := h.Transform()(context.Background(), messages)
-	require.NoError(t, err)
-	assert.Equal(t, messages[1:], shown)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(messages[1:], shown); diff != "" {
+		t.Errorf("the transform of 3 messages (-want +got):\n%s", diff)
+	}
 	shown, err = h.Transform()(context.Background(), messages[:1])
-	require.NoError(t, err)
-	assert.Equal(t, messages[:1], shown, "nothing to leave out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(messages[:1], shown); diff != "" {
+		t.Errorf("the transform of 1 message, with nothing to leave out (-want +got):\n%s", diff)
+	}
 
-	assert.Nil(t, h.NextModel(), "after turn 1")
+	if h.NextModel() != nil {
+		t.Errorf("after turn 1, NextModel swaps the model, want it kept")
+	}
 	next := h.NextModel()
-	require.NotNil(t, next, "after turn 2")
+	if next == nil {
+		t.Fatalf("after turn 2, NextModel keeps the model, want another")
+	}
 	reply, err := next.Reply(context.Background(), fakemodel.Request{})
-	require.NoError(t, err)
-	assert.Equal(t, "swapped", reply.Text)
-	assert.Nil(t, h.NextModel(), "after turn 3")
-	assert.Equal(t, []string{
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reply.Text != "swapped" {
+		t.Errorf("the new model says %q, want %q", reply.Text, "swapped")
+	}
+	if h.NextModel() != nil {
+		t.Errorf("after turn 3, NextModel swaps the model, want it kept")
+	}
+	if want := []string{
 		"(transformContext shows the model the last 2 of its 3 messages)",
 		"(prepareNextTurn: another model, with 1 reply, answers the rest of this run)",
-	}, said)
-	assert.Nil(t, parsed(t, `{"prompt": "hi"}`).Hooks().Transform(), "no transform")
+	}; !slices.Equal(said, want) {
+		t.Errorf("the hooks said %q, want %q", said, want)
+	}
+	if parsed(t, `{"prompt": "hi"}`).Hooks().Transform() != nil {
+		t.Errorf("a scenario without transformContext has a transform, want none")
+	}
 }

@@ -2,11 +2,11 @@ package scenario
 
 import (
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/google/go-cmp/cmp"
 )
 
 // queues is an Agent that keeps what it is sent.
@@ -24,13 +24,21 @@ func TestTheUserActsAtTheOccurrenceOfItsEvent(t *testing.T) {
 		{At: "turn_end", Occurrence: 9, Text: "never"},
 	}, &q)
 	u.See("turn_end results=1")
-	assert.Equal(t, []string{"first"}, q.steering)
+	if want := []string{"first"}; !slices.Equal(q.steering, want) {
+		t.Errorf("after the first turn_end, the agent was steered with %q, want %q", q.steering, want)
+	}
 	u.See("turn_start")
 	u.See("turn_end results=0")
-	assert.Equal(t, []string{"first", "second"}, q.steering, "at the second turn_end, in the order of the plan")
-	assert.Equal(t, []string{"later"}, q.followUps)
+	if want := []string{"first", "second"}; !slices.Equal(q.steering, want) {
+		t.Errorf("after the second turn_end, the agent was steered with %q, want %q, in the order of the plan", q.steering, want)
+	}
+	if want := []string{"later"}; !slices.Equal(q.followUps, want) {
+		t.Errorf("after the second turn_end, the agent was sent the follow-ups %q, want %q", q.followUps, want)
+	}
 	u.See("turn_end results=0")
-	assert.Equal(t, []string{`never sent: "never", because no event matched "turn_end" 9 times (only 3)`}, u.Unsent())
+	if got, want := u.Unsent(), []string{`never sent: "never", because no event matched "turn_end" 9 times (only 3)`}; !slices.Equal(got, want) {
+		t.Errorf("Unsent() = %q, want %q", got, want)
+	}
 }
 
 // TestCtrlCComesAtItsEvent: the simulated user's Ctrl-C cancels the run at
@@ -49,17 +57,23 @@ func TestCtrlCComesAtItsEvent(t *testing.T) {
 		last = line
 		u.See(line)
 	}
-	assert.Equal(t, []string{
+	if want := []string{
 		"(the user presses Ctrl-C)", "cancel at tool_execution_update a",
 		"(the user presses Ctrl-C)", "cancel at tool_execution_start c x",
-	}, got)
-	assert.Empty(t, u.Unsent())
+	}; !slices.Equal(got, want) {
+		t.Errorf("the user did %q, want %q", got, want)
+	}
+	if unsent := u.Unsent(); len(unsent) != 0 {
+		t.Errorf("Unsent() = %q, want none", unsent)
+	}
 }
 
 func TestAnUnsentCtrlCIsReported(t *testing.T) {
 	u := NewUser([]UserMessage{{At: "turn_end", Interrupt: true}}, &queues{})
 	u.See("agent_end messages=1")
-	assert.Equal(t, []string{`never sent: Ctrl-C, because no event matched "turn_end"`}, u.Unsent())
+	if got, want := u.Unsent(), []string{`never sent: Ctrl-C, because no event matched "turn_end"`}; !slices.Equal(got, want) {
+		t.Errorf("Unsent() = %q, want %q", got, want)
+	}
 }
 
 // TestAtOneEventTheUserTypesThenTriesThenPressesCtrlC: things that wait for
@@ -72,17 +86,22 @@ func TestAtOneEventTheUserTypesThenTriesThenPressesCtrlC(t *testing.T) {
 		"whileRunning": [{"prompt": "again", "at": "turn_end"}, {"continue": true, "at": "turn_end"}],
 		"followUp": [{"text": "later", "at": "turn_end"}],
 		"steer": [{"text": "now", "at": "turn_end"}]}`))
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var got []string
 	u := NewUser(s.UserMessages(), &queues{})
 	u.Say = func(text string) { got = append(got, text) }
 	u.Try = func(prompt string) error { return errors.New("busy") }
 	u.See("turn_end results=0")
-	assert.Equal(t, []string{
+	want := []string{
 		`(the user types a steering message: "now")`,
 		`(the user queues a follow-up: "later")`,
 		`(the user sends the prompt "again" while the agent works; the agent refuses: busy)`,
 		"(the user asks the agent to continue while it works; the agent refuses: busy)",
 		"(the user presses Ctrl-C)",
-	}, got)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("what the user did at turn_end (-want +got):\n%s", diff)
+	}
 }

@@ -2,14 +2,17 @@ package scenario
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"slices"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/democlock"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 func TestScenarioCallsInheritFromTheirTool(t *testing.T) {
@@ -19,48 +22,89 @@ func TestScenarioCallsInheritFromTheirTool(t *testing.T) {
 		"tools": {"x": {"result": "tool", "durationMs": 100, "sequential": true}},
 		"calls": {"b": {"result": "call"}, "c": {"error": "failed"}}
 	}`))
-	require.NoError(t, err)
-	assert.JSONEq(t, `{}`, string(s.Replies[0].ToolCalls[0].Args), "missing args are an empty object")
-	assert.Equal(t, `{"k":[1,2]}`, string(s.Replies[0].ToolCalls[1].Args), "args are compacted onto one line")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantJSON(t, "the args of call a (missing args are an empty object)", s.Replies[0].ToolCalls[0].Args, `{}`)
+	if got, want := string(s.Replies[0].ToolCalls[1].Args), `{"k":[1,2]}`; got != want {
+		t.Errorf("the args of call b are %s, want %s: args are compacted onto one line", got, want)
+	}
 
 	tools := s.FakeTools()
-	require.Len(t, tools, 1)
+	if len(tools) != 1 {
+		t.Fatalf("FakeTools() returns %d tools, want 1", len(tools))
+	}
 	tool := tools[0]
-	assert.Equal(t, "x", tool.Name)
-	assert.True(t, tool.Sequential)
+	if tool.Name != "x" {
+		t.Errorf("the tool's name is %q, want %q", tool.Name, "x")
+	}
+	if !tool.Sequential {
+		t.Errorf("the tool is not sequential, want it sequential")
+	}
 	synctest.Test(t, func(t *testing.T) {
 		for id, want := range map[string]string{"a": "tool", "b": "call"} {
 			start := time.Now()
 			got, _, err := tool.Call(id).Do(context.Background(), nil, id, func(string) {})
-			require.NoError(t, err)
-			assert.Equal(t, want, got)
-			assert.Equal(t, 100*time.Millisecond, time.Since(start), "call %s keeps its tool's duration", id)
+			if err != nil {
+				t.Fatalf("call %s: %v", id, err)
+			}
+			if got != want {
+				t.Errorf("call %s returned %q, want %q", id, got, want)
+			}
+			if took := time.Since(start); took != 100*time.Millisecond {
+				t.Errorf("call %s took %v, want 100ms: it keeps its tool's duration", id, took)
+			}
 		}
 		_, _, err := tool.Call("c").Do(context.Background(), nil, "c", func(string) {})
-		assert.EqualError(t, err, "failed", "a call's error outranks its tool's result")
+		wantError(t, "call c, whose error outranks its tool's result", err, "failed")
 	})
 }
 
+// wantJSON checks that got is the JSON value want, whatever its spacing
+// and the order of its keys.
+func wantJSON(t *testing.T, what string, got json.RawMessage, want string) {
+	t.Helper()
+	var g, w any
+	if err := json.Unmarshal([]byte(want), &w); err != nil {
+		t.Errorf("%s: the wanted %s is not JSON: %v", what, want, err)
+		return
+	}
+	if err := json.Unmarshal(got, &g); err != nil {
+		t.Errorf("%s = %s, which is not JSON: %v", what, got, err)
+		return
+	}
+	if !reflect.DeepEqual(g, w) {
+		t.Errorf("%s = %s, want %s", what, got, want)
+	}
+}
+
 func TestFakeToolsComeInTheOrderOfTheirNames(t *testing.T) {
-	s, err := Parse("x.json", []byte(`{"prompt": "hi", "tools": {"zip": {}, "ask": {}, "mid": {"sequential": false}}}`))
-	require.NoError(t, err)
+	s := parsed(t, `{"prompt": "hi", "tools": {"zip": {}, "ask": {}, "mid": {"sequential": false}}}`)
 	var names []string
 	for _, tool := range s.FakeTools() {
 		names = append(names, tool.Name)
 	}
-	assert.Equal(t, []string{"ask", "mid", "zip"}, names)
+	if want := []string{"ask", "mid", "zip"}; !slices.Equal(names, want) {
+		t.Errorf("FakeTools() returns %q, want %q", names, want)
+	}
 }
 
 func TestScenarioChoicesAndTheirDefaults(t *testing.T) {
-	s, err := Parse("x.json", []byte(`{"prompt": "hi"}`))
-	require.NoError(t, err)
-	assert.False(t, s.Sequential())
-	assert.Equal(t, "one-at-a-time", s.Mode())
+	s := parsed(t, `{"prompt": "hi"}`)
+	if s.Sequential() {
+		t.Errorf("by default, Sequential() = true, want false")
+	}
+	if got := s.Mode(); got != "one-at-a-time" {
+		t.Errorf("by default, Mode() = %q, want %q", got, "one-at-a-time")
+	}
 
-	s, err = Parse("x.json", []byte(`{"prompt": "hi", "toolExecution": "sequential", "queueMode": "all"}`))
-	require.NoError(t, err)
-	assert.True(t, s.Sequential())
-	assert.Equal(t, "all", s.Mode())
+	s = parsed(t, `{"prompt": "hi", "toolExecution": "sequential", "queueMode": "all"}`)
+	if !s.Sequential() {
+		t.Errorf(`with "toolExecution": "sequential", Sequential() = false, want true`)
+	}
+	if got := s.Mode(); got != "all" {
+		t.Errorf(`with "queueMode": "all", Mode() = %q, want %q`, got, "all")
+	}
 }
 
 func TestTheModelPlaysTheReplies(t *testing.T) {
@@ -68,23 +112,35 @@ func TestTheModelPlaysTheReplies(t *testing.T) {
 		{"text": "Looking.", "toolCalls": [{"id": "a", "name": "x", "args": {"q": 1}}]},
 		{"text": "503 Service Unavailable", "stopReason": "error"}
 	]}`))
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	model := s.Model()
 	history := []fakemodel.Message{fakemodel.UserMessage{Text: "hi"}}
 	first, err := model.Reply(context.Background(), fakemodel.Request{Messages: history})
-	require.NoError(t, err)
-	assert.Equal(t, "Looking.", first.Text)
-	assert.Equal(t, fakemodel.StopReasonToolUse, first.StopReason)
-	require.Len(t, first.ToolCalls, 1)
-	assert.Equal(t, `{"q":1}`, string(first.ToolCalls[0].Arguments))
+	if err != nil {
+		t.Fatalf("the first request: %v", err)
+	}
+	if first.Text != "Looking." {
+		t.Errorf("the first reply says %q, want %q", first.Text, "Looking.")
+	}
+	if first.StopReason != fakemodel.StopReasonToolUse {
+		t.Errorf("the first reply's stop reason is %q, want %q", first.StopReason, fakemodel.StopReasonToolUse)
+	}
+	if len(first.ToolCalls) != 1 {
+		t.Fatalf("the first reply asks for %d calls, want 1", len(first.ToolCalls))
+	}
+	if got, want := string(first.ToolCalls[0].Arguments), `{"q":1}`; got != want {
+		t.Errorf("the call's arguments are %s, want %s", got, want)
+	}
 
 	history = append(history, first, fakemodel.ToolResultMessage{ToolCallID: "a", ToolName: "x"})
 	_, err = model.Reply(context.Background(), fakemodel.Request{Messages: history})
-	assert.EqualError(t, err, "scripted model: 503 Service Unavailable", "a reply with stop reason error is a failed request")
+	wantError(t, "the second request (a reply with stop reason error is a failed request)", err, "scripted model: 503 Service Unavailable")
 
 	history = append(history, fakemodel.AssistantMessage{StopReason: fakemodel.StopReasonError})
 	_, err = model.Reply(context.Background(), fakemodel.Request{Messages: history})
-	assert.EqualError(t, err, "scripted model: no reply left for request 3: the script holds 2")
+	wantError(t, "the third request", err, "scripted model: no reply left for request 3: the script holds 2")
 }
 
 func TestActionDo(t *testing.T) {
@@ -112,22 +168,37 @@ func TestActionDo(t *testing.T) {
 				start := time.Now()
 				var updates []time.Duration
 				result, terminate, err := tt.a.Do(context.Background(), nil, "id", func(string) { updates = append(updates, time.Since(start)) })
-				assert.Equal(t, tt.a.Duration, time.Since(start), "the call takes its duration")
-				assert.Equal(t, tt.updates, updates)
+				if took := time.Since(start); took != tt.a.Duration {
+					t.Errorf("the call took %v, want its duration, %v", took, tt.a.Duration)
+				}
+				if !slices.Equal(updates, tt.updates) {
+					t.Errorf("the updates came at %v, want %v", updates, tt.updates)
+				}
 				if tt.err != "" {
-					assert.EqualError(t, err, tt.err)
+					wantError(t, "Do", err, tt.err)
 					return
 				}
-				require.NoError(t, err)
-				assert.Equal(t, tt.result, result)
-				assert.Equal(t, tt.terminate, terminate)
+				if err != nil {
+					t.Fatalf("Do: %v", err)
+				}
+				if result != tt.result {
+					t.Errorf("Do returned %q, want %q", result, tt.result)
+				}
+				if terminate != tt.terminate {
+					t.Errorf("Do returned terminate %v, want %v", terminate, tt.terminate)
+				}
 			})
 		})
 	}
 }
 
 func TestActionPanics(t *testing.T) {
-	assert.PanicsWithValue(t, "boom", func() { _, _, _ = Action{Panic: "boom"}.Do(context.Background(), nil, "id", func(string) {}) })
+	defer func() {
+		if got := recover(); got != "boom" {
+			t.Errorf("Do of an action with panic %q panicked with %#v, want %q", "boom", got, "boom")
+		}
+	}()
+	_, _, _ = Action{Panic: "boom"}.Do(context.Background(), nil, "id", func(string) {})
 }
 
 func TestActionStopsWhenCancelled(t *testing.T) {
@@ -136,8 +207,12 @@ func TestActionStopsWhenCancelled(t *testing.T) {
 		start := time.Now()
 		time.AfterFunc(time.Second, cancel)
 		_, _, err := Action{Result: "ok", Duration: time.Hour}.Do(ctx, nil, "id", func(string) {})
-		assert.ErrorIs(t, err, context.Canceled)
-		assert.Equal(t, time.Second, time.Since(start))
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("Do, cancelled after a second: error %v, want context.Canceled", err)
+		}
+		if took := time.Since(start); took != time.Second {
+			t.Errorf("Do took %v, want 1s: it ends at the cancel", took)
+		}
 	})
 }
 
@@ -158,10 +233,18 @@ func TestUpdatesDoNotStretchACall(t *testing.T) {
 			clock.Reported("a") // as the lab's event handler tells it
 		})
 		clock.End("a")
-		require.NoError(t, err)
-		assert.Equal(t, "done", result)
-		assert.Equal(t, 10_000, reports)
-		assert.Equal(t, time.Second, time.Since(start))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if result != "done" {
+			t.Errorf("Do returned %q, want %q", result, "done")
+		}
+		if reports != 10_000 {
+			t.Errorf("the call reported %d times, want 10000", reports)
+		}
+		if took := time.Since(start); took != time.Second {
+			t.Errorf("the call took %v, want 1s", took)
+		}
 	})
 }
 
@@ -171,11 +254,15 @@ func TestUpdatesDoNotStretchACall(t *testing.T) {
 // request is cancelled.
 func TestAFailedRequestStreamsItsPartialTextFirst(t *testing.T) {
 	s, err := Parse("x.json", []byte(`{"prompt": "hi", "replies": [{"text": "the stream broke", "stopReason": "error", "partial": "The answer is"}]}`))
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var chunks []string
 	_, err = s.Model().Reply(context.Background(), fakemodel.Request{Messages: []fakemodel.Message{fakemodel.UserMessage{Text: "hi"}}, OnText: func(c string) { chunks = append(chunks, c) }})
-	assert.EqualError(t, err, "scripted model: the stream broke")
-	assert.Equal(t, []string{"The ", "answer ", "is"}, chunks)
+	wantError(t, "Reply", err, "scripted model: the stream broke")
+	if want := []string{"The ", "answer ", "is"}; !slices.Equal(chunks, want) {
+		t.Errorf("the chunks are %q, want %q", chunks, want)
+	}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	chunks = nil
@@ -183,8 +270,12 @@ func TestAFailedRequestStreamsItsPartialTextFirst(t *testing.T) {
 		chunks = append(chunks, c)
 		cancel()
 	}})
-	assert.ErrorIs(t, err, context.Canceled)
-	assert.Equal(t, []string{"The "}, chunks)
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("Reply, cancelled at the first chunk: error %v, want context.Canceled", err)
+	}
+	if want := []string{"The "}; !slices.Equal(chunks, want) {
+		t.Errorf("Reply, cancelled at the first chunk: the chunks are %q, want %q", chunks, want)
+	}
 }
 
 // TestThinkingStreamsBeforeTheReply: a reply's thinking streams word by
@@ -192,40 +283,60 @@ func TestAFailedRequestStreamsItsPartialTextFirst(t *testing.T) {
 // is no part of it; without a function there, nothing streams.
 func TestThinkingStreamsBeforeTheReply(t *testing.T) {
 	s, err := Parse("x.json", []byte(`{"prompt": "hi", "replies": [{"text": "391.", "thinking": "23 times 17"}, {"text": "x", "stopReason": "error", "partial": "Half", "thinking": "Hmm."}]}`))
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var got []string
 	ctx := fakemodel.WithOnThinking(context.Background(), func(c string) { got = append(got, "thinks "+c) })
 	history := []fakemodel.Message{fakemodel.UserMessage{Text: "hi"}}
 	model := s.Model() // one reply per request, in order
 	reply, err := model.Reply(ctx, fakemodel.Request{Messages: history, OnText: func(c string) { got = append(got, "says "+c) }})
-	require.NoError(t, err)
-	assert.Equal(t, "391.", reply.Text)
-	assert.Equal(t, []string{"thinks 23 ", "thinks times ", "thinks 17", "says 391."}, got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reply.Text != "391." {
+		t.Errorf("the reply says %q, want %q", reply.Text, "391.")
+	}
+	if want := []string{"thinks 23 ", "thinks times ", "thinks 17", "says 391."}; !slices.Equal(got, want) {
+		t.Errorf("the stream is %q, want %q", got, want)
+	}
 
 	got = nil
 	history = append(history, reply)
 	_, err = model.Reply(ctx, fakemodel.Request{Messages: history, OnText: func(c string) { got = append(got, "says "+c) }})
-	assert.Error(t, err)
-	assert.Equal(t, []string{"thinks Hmm.", "says Half"}, got, "a failed request streams its thinking, then its partial text")
+	if err == nil {
+		t.Errorf("the second request, whose reply has stop reason error: no error, want one")
+	}
+	if want := []string{"thinks Hmm.", "says Half"}; !slices.Equal(got, want) {
+		t.Errorf("the stream of a failed request is %q, want %q: its thinking, then its partial text", got, want)
+	}
 
-	_, err = s.Model().Reply(context.Background(), fakemodel.Request{Messages: history[:1]})
-	assert.NoError(t, err, "without OnThinking, the thinking is dropped")
+	if _, err := s.Model().Reply(context.Background(), fakemodel.Request{Messages: history[:1]}); err != nil {
+		t.Errorf("Reply without OnThinking: %v, want the thinking dropped", err)
+	}
 
 	_, err = Parse("x.json", []byte(`{"prompt": "hi", "replies": [{"text": "391.", "thinking": "two\nlines"}]}`))
-	assert.ErrorContains(t, err, "replies[0].thinking")
+	if want := "replies[0].thinking"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("a thinking of two lines: error %v, want one that holds %q", err, want)
+	}
 }
 
 // TestUpdatesComeAtTheirMoments: updatesAtMs says when each update comes.
 func TestUpdatesComeAtTheirMoments(t *testing.T) {
-	s, err := Parse("x.json", []byte(`{"prompt": "hi", "tools": {"x": {"durationMs": 400, "updates": ["a", "b"], "updatesAtMs": [100, 100]}}}`))
-	require.NoError(t, err)
+	s := parsed(t, `{"prompt": "hi", "tools": {"x": {"durationMs": 400, "updates": ["a", "b"], "updatesAtMs": [100, 100]}}}`)
 	synctest.Test(t, func(t *testing.T) {
 		start := time.Now()
 		var at []time.Duration
 		_, _, err := s.FakeTools()[0].Call("c").Do(context.Background(), nil, "c", func(string) { at = append(at, time.Since(start)) })
-		require.NoError(t, err)
-		assert.Equal(t, []time.Duration{100 * time.Millisecond, 100 * time.Millisecond}, at)
-		assert.Equal(t, 400*time.Millisecond, time.Since(start))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := []time.Duration{100 * time.Millisecond, 100 * time.Millisecond}; !slices.Equal(at, want) {
+			t.Errorf("the updates came at %v, want %v", at, want)
+		}
+		if took := time.Since(start); took != 400*time.Millisecond {
+			t.Errorf("the call took %v, want 400ms", took)
+		}
 	})
 }
 
@@ -234,14 +345,19 @@ func TestUpdatesComeAtTheirMoments(t *testing.T) {
 func TestACallOfItsOwnIsBlocked(t *testing.T) {
 	s, err := Parse("x.json", []byte(`{"prompt": "hi", "replies": [{"toolCalls": [{"id": "a", "name": "x"}, {"id": "b", "name": "x"}]}],
 		"tools": {"x": {}}, "calls": {"a": {"block": "invalid"}}, "block": {"y": ""}}`))
-	require.NoError(t, err)
-	assert.True(t, s.Blocks())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Blocks() {
+		t.Errorf("Blocks() = false, want true")
+	}
 	for _, tt := range []struct {
 		tool, id, reason string
 		blocked          bool
 	}{{"x", "a", "invalid", true}, {"x", "b", "", false}, {"y", "c", "", true}} {
 		reason, blocked := s.Hooks().Before(tt.tool, tt.id, nil)
-		assert.Equal(t, tt.reason, reason, tt.id)
-		assert.Equal(t, tt.blocked, blocked, tt.id)
+		if reason != tt.reason || blocked != tt.blocked {
+			t.Errorf("Before(%q, %q) = %q, %v, want %q, %v", tt.tool, tt.id, reason, blocked, tt.reason, tt.blocked)
+		}
 	}
 }
