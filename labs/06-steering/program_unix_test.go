@@ -81,7 +81,13 @@ func TestHeadOneKeepsTheRecording(t *testing.T) {
 	bin, err := expected.Program()
 	require.NoError(t, err)
 	rec := filepath.Join(t.TempDir(), "session.json")
-	cmd := expected.Command(context.Background(), bin, "-chat", "-record", rec)
+	// A model server that answers once the pipe is closed, so that the
+	// program's next line goes to the closed pipe, at once: the offline
+	// model would think for a second and a half first.
+	answer := make(chan struct{})
+	srv := startFixtureServer(t, response{fixture: "text", hold: answer})
+	cmd := expected.Command(context.Background(), bin, "-chat", "-model-name", "test-model", "-base-url", srv.URL, "-record", rec)
+	cmd.Env = append(cmd.Env, "OPENAI_API_KEY=") // no key of the machine's reaches the test server
 	stdin, err := cmd.StdinPipe()
 	require.NoError(t, err)
 	defer stdin.Close() // open until the end: the session must not end by the end of input
@@ -99,6 +105,7 @@ func TestHeadOneKeepsTheRecording(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "turn 1 · user: What is the weather in Oslo?\n", first)
 	require.NoError(t, out.(io.Closer).Close()) // head -1 exits
+	close(answer)
 
 	err = cmd.Wait()
 	require.True(t, hung.Stop(), "the program still ran a minute later, and was killed")
