@@ -14,8 +14,6 @@ import (
 	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/scenario"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // The tests of this lab's idea come first, in the order of the exercises in
@@ -675,7 +673,7 @@ func TestACutOffReplyRunsNoneOfItsCalls(t *testing.T) {
 	a := NewAgent(AgentOptions{Config: Config{Model: model, Tools: []Tool{counting}}})
 
 	events := collect(t, a, "go")
-	assert.Zero(t, ran, "no call of a cut-off reply runs")
+	expected.Equal(t, 0, ran, "no call of a cut-off reply runs")
 	msg := func(name string) string {
 		return fmt.Sprintf("Tool call %q was not executed: the response hit the output token limit, so its arguments may be truncated. Re-issue the tool call with complete arguments.", name)
 	}
@@ -688,10 +686,12 @@ func TestACutOffReplyRunsNoneOfItsCalls(t *testing.T) {
 	}
 	lines := trace(events)
 	i := slices.Index(lines, want[0])
-	require.GreaterOrEqual(t, i, 0)
-	assert.Equal(t, want, lines[i:i+len(want)])
-	assert.Equal(t, 2, len(model.requests), "the loop asks the model again")
-	assert.Equal(t, Completed, summarize(events).stopReason())
+	if !expected.True(t, i >= 0, "the trace holds %q", want[0]) {
+		return
+	}
+	expected.EqualLines(t, want, lines[i:i+len(want)], "each call of the cut-off reply ends at once, with an error result that asks the model to re-issue it")
+	expected.Equal(t, 2, len(model.requests), "the loop asks the model again")
+	expected.Equal(t, Completed, summarize(events).stopReason(), "the run goes on to an answer")
 }
 
 func TestTransformContextChangesOnlyWhatTheModelSees(t *testing.T) {
@@ -707,9 +707,9 @@ func TestTransformContextChangesOnlyWhatTheModelSees(t *testing.T) {
 	collect(t, a, "And hotels?")
 
 	for i, req := range model.requests {
-		assert.LessOrEqual(t, len(req.Messages), 2, "request %d shows at most the last 2 messages", i+1)
+		expected.True(t, len(req.Messages) <= 2, "request %d shows at most the last 2 messages, not %d", i+1, len(req.Messages))
 	}
-	assert.Equal(t, 6, len(a.Messages()), "the history keeps everything: 4 messages of run 1, 2 of run 2")
+	expected.Equal(t, 6, len(a.Messages()), "the history keeps everything: 4 messages of run 1, 2 of run 2")
 }
 
 func TestTransformContextFailureFailsTheRequest(t *testing.T) {
@@ -721,8 +721,8 @@ func TestTransformContextFailureFailsTheRequest(t *testing.T) {
 	}})
 	events := collect(t, a, "go")
 	sum := summarize(events)
-	assert.Equal(t, ModelError, sum.stopReason())
-	assert.Equal(t, "transform context: summary service down", sum.last.ErrorMessage)
+	expected.Equal(t, ModelError, sum.stopReason(), "a failed TransformContext ends the run with stop reason error")
+	expected.Equal(t, "transform context: summary service down", sum.last.ErrorMessage, "the failed reply says why the request failed")
 }
 
 func TestPrepareNextTurnSwapsTheModel(t *testing.T) {
@@ -736,23 +736,26 @@ func TestPrepareNextTurnSwapsTheModel(t *testing.T) {
 		},
 	}})
 	events := collect(t, a, "go")
-	assert.Equal(t, 1, len(first.requests))
-	assert.Equal(t, 1, len(second.requests))
+	expected.Equal(t, 1, len(first.requests), "the first model answers turn 1 only")
+	expected.Equal(t, 1, len(second.requests), "the model PrepareNextTurn returns answers turn 2")
 	answer, _ := summarize(events).answer()
-	assert.Equal(t, "Answer from the cheaper model.", answer)
+	expected.Equal(t, "Answer from the cheaper model.", answer, "the answer comes from the second model")
 }
 
 func TestContinue(t *testing.T) {
 	t.Run("refuses an empty history", func(t *testing.T) {
 		err := NewAgent(AgentOptions{}).Continue(context.Background(), func(Event) {})
-		require.EqualError(t, err, "cannot continue: the history holds no messages")
+		expected.EqualError(t, err, "cannot continue: the history holds no messages", "Continue refuses an empty history")
 	})
 	t.Run("refuses a history that ends with a reply", func(t *testing.T) {
 		a := researcher(t)
 		collect(t, a, "Find flights.")
 		err := a.Continue(context.Background(), func(Event) {})
-		require.ErrorContains(t, err, "cannot continue from an assistant message")
-		require.ErrorContains(t, err, "the request would end with the model's own reply")
+		if !expected.True(t, err != nil, "Continue refuses a history that ends with a reply") {
+			return
+		}
+		expected.Contains(t, err.Error(), "cannot continue from an assistant message", "the refusal says why")
+		expected.Contains(t, err.Error(), "the request would end with the model's own reply", "the refusal says why")
 	})
 	t.Run("after a stop at an answer, runs the queued steering message as its prompt", func(t *testing.T) {
 		a := NewAgent(AgentOptions{Config: Config{
@@ -760,21 +763,28 @@ func TestContinue(t *testing.T) {
 			ShouldStopAfterTurn: maxTurns(1),
 		}})
 		steered := false
-		require.NoError(t, a.Prompt(context.Background(), "go", func(ev Event) {
+		err := a.Prompt(context.Background(), "go", func(ev Event) {
 			if traceLine(ev) == "message_start assistant" && !steered {
 				steered = true
 				a.Steer(user("Also this."))
 			}
-		}))
+		})
+		if !expected.NoError(t, err, "the run ends without an error") {
+			return
+		}
 		steering, _ := a.Queued()
-		require.Len(t, steering, 1, "the stop left it queued")
+		if !expected.Equal(t, 1, len(steering), "the stop left it queued") {
+			return
+		}
 		events := collect(t, a, "")
-		assert.Equal(t, []string{"agent_start", "turn_start", "message_start user", "message_end user"}, head(trace(events), 4),
+		expected.Equal(t, []string{"agent_start", "turn_start", "message_start user", "message_end user"}, head(trace(events), 4),
 			"like Pi's Agent.continue, it runs the message as a prompt")
 		steering, _ = a.Queued()
-		assert.Empty(t, steering)
-		require.Equal(t, []fakemodel.Role{"user", "assistant", "user", "assistant"}, roles(a.Messages()))
-		assert.Equal(t, user("Also this."), a.Messages()[2])
+		expected.Empty(t, steering, "Continue took the queued message")
+		if !expected.Equal(t, []fakemodel.Role{"user", "assistant", "user", "assistant"}, roles(a.Messages()), "the history's roles after Continue") {
+			return
+		}
+		expected.Equal[fakemodel.Message](t, user("Also this."), a.Messages()[2], "the steering message enters the history as the run's prompt")
 	})
 	t.Run("resumes with no prompt", func(t *testing.T) {
 		a := NewAgent(AgentOptions{
@@ -783,9 +793,9 @@ func TestContinue(t *testing.T) {
 		})
 		events := collect(t, a, "")
 		want := []string{"agent_start", "turn_start", "message_start assistant"}
-		assert.Equal(t, want, head(trace(events), 3), "no prompt events")
-		assert.Equal(t, "agent_end messages=3", traceLine(events[len(events)-1]), "the run adds only its own messages")
-		assert.Equal(t, []fakemodel.Role{"user", "assistant", "toolResult", "assistant"}, roles(a.Messages()))
+		expected.Equal(t, want, head(trace(events), 3), "no prompt events")
+		expected.Equal(t, "agent_end messages=3", traceLine(events[len(events)-1]), "the run adds only its own messages")
+		expected.Equal(t, []fakemodel.Role{"user", "assistant", "toolResult", "assistant"}, roles(a.Messages()), "the history's roles after Continue")
 	})
 }
 
@@ -812,36 +822,43 @@ func TestContinueFromAReplyRunsWhatIsQueued(t *testing.T) {
 				got = append(got, "assistant: "+m.Text)
 			}
 		}
-		assert.Equal(t, []string{"user: Steering 1", "assistant: Processed 1", "user: Steering 2", "assistant: Processed 2", "user: later", "assistant: Processed 3"}, got)
-		assert.Equal(t, "agent_end messages=6", traceLine(events[len(events)-1]))
+		expected.Equal(t, []string{"user: Steering 1", "assistant: Processed 1", "user: Steering 2", "assistant: Processed 2", "user: later", "assistant: Processed 3"}, got,
+			"each steering message gets a turn of its own, then the follow-up")
+		expected.Equal(t, "agent_end messages=6", traceLine(events[len(events)-1]), "the run adds only its own messages")
 	})
 	t.Run("a follow-up when no steering message waits", func(t *testing.T) {
 		a := NewAgent(AgentOptions{Config: Config{Model: fakemodel.Scripted(reply("Initial response"), reply("Processed"))}, History: given})
 		a.FollowUp(user("Queued follow-up"))
 		collect(t, a, "")
-		assert.Equal(t, []fakemodel.Role{"user", "assistant", "user", "assistant"}, roles(a.Messages()))
-		assert.Equal(t, user("Queued follow-up"), a.Messages()[2])
+		expected.Equal(t, []fakemodel.Role{"user", "assistant", "user", "assistant"}, roles(a.Messages()), "the history's roles after Continue")
+		expected.Equal[fakemodel.Message](t, user("Queued follow-up"), a.Messages()[2], "the follow-up enters the history as the run's prompt")
 	})
 	t.Run("nothing queued", func(t *testing.T) {
 		a := NewAgent(AgentOptions{History: given})
 		err := a.Continue(context.Background(), func(Event) { t.Error("no event without a run") })
-		require.ErrorContains(t, err, "cannot continue from an assistant message with nothing queued")
+		if !expected.True(t, err != nil, "Continue refuses a history that ends with a reply, with nothing queued") {
+			return
+		}
+		expected.Contains(t, err.Error(), "cannot continue from an assistant message with nothing queued", "the refusal says why")
 	})
 }
 
 func TestARunWhileRunningIsRefused(t *testing.T) {
 	a := researcher(t)
 	var busy, again error
-	require.NoError(t, a.Prompt(context.Background(), "go", func(ev Event) {
+	err := a.Prompt(context.Background(), "go", func(ev Event) {
 		if _, ok := ev.(AgentStart); ok {
 			busy = a.Prompt(context.Background(), "another", func(Event) {})
 			again = a.Continue(context.Background(), func(Event) {})
 		}
-	}))
-	assert.ErrorIs(t, busy, ErrBusy)
-	assert.ErrorIs(t, again, ErrBusy)
-	assert.Contains(t, ErrBusy.Error(), "Steer or FollowUp")
-	require.NoError(t, a.Prompt(context.Background(), "now", func(Event) {}), "after the run, a new one may start")
+	})
+	if !expected.NoError(t, err, "the run ends without an error") {
+		return
+	}
+	expected.ErrorIs(t, busy, ErrBusy, "Prompt during a run is refused")
+	expected.ErrorIs(t, again, ErrBusy, "Continue during a run is refused")
+	expected.Contains(t, ErrBusy.Error(), "Steer or FollowUp", "the refusal says what to call instead")
+	expected.NoError(t, a.Prompt(context.Background(), "now", func(Event) {}), "after the run, a new one may start")
 }
 
 func TestMaxTurnsIsAStopPolicy(t *testing.T) {
@@ -852,17 +869,19 @@ func TestMaxTurnsIsAStopPolicy(t *testing.T) {
 		ShouldStopAfterTurn: maxTurns(3),
 	}})
 	sum := summarize(collect(t, a, "go"))
-	assert.Equal(t, 3, sum.turns)
-	assert.Equal(t, 7, len(sum.added))
+	expected.Equal(t, 3, sum.turns, "maxTurns(3) stops the run after 3 turns")
+	expected.Equal(t, 7, len(sum.added), "the prompt, and a reply and a result per turn")
 
 	// The history ends with a tool result, so the run can go on, and the
 	// policy counts only the new run's turns: a fresh budget of 3.
 	var events []Event
-	require.NoError(t, a.Continue(context.Background(), func(ev Event) { events = append(events, ev) }))
+	if !expected.NoError(t, a.Continue(context.Background(), func(ev Event) { events = append(events, ev) }), "Continue ends without an error") {
+		return
+	}
 	sum = summarize(events)
-	assert.Equal(t, 3, sum.turns, "Continue gets 3 turns of its own")
-	assert.Equal(t, 6, len(sum.added), "a reply and a result per turn, and no prompt")
-	assert.Equal(t, 13, len(a.Messages()))
+	expected.Equal(t, 3, sum.turns, "Continue gets 3 turns of its own")
+	expected.Equal(t, 6, len(sum.added), "a reply and a result per turn, and no prompt")
+	expected.Equal(t, 13, len(a.Messages()), "the history holds both runs' messages")
 }
 
 // TestTurnContextHoldsTheWholeHistoryAndTheRunsMessages checks what the
@@ -882,10 +901,12 @@ func TestTurnContextHoldsTheWholeHistoryAndTheRunsMessages(t *testing.T) {
 		History: []fakemodel.Message{user("earlier"), reply("Noted.")},
 	})
 	collect(t, a, "now")
-	require.Equal(t, 1, len(seen))
+	if !expected.Equal(t, 1, len(seen), "ShouldStopAfterTurn runs once, after the run's one turn") {
+		return
+	}
 	expected.AssertHistory(t, []fakemodel.Message{user("now"), seen[0].Message}, seen[0].NewMessages, "NewMessages holds what this run added: the prompt and the reply")
-	assert.Equal(t, 4, len(seen[0].Messages))
-	assert.Equal(t, user("earlier"), seen[0].Messages[0])
+	expected.Equal(t, 4, len(seen[0].Messages), "Messages holds the whole history: the 2 messages given, the prompt and the reply")
+	expected.Equal[fakemodel.Message](t, user("earlier"), seen[0].Messages[0], "Messages starts with the history given")
 }
 
 // TestTransformContextRunsBeforeTheReplyStarts follows Pi's
@@ -902,12 +923,12 @@ func TestTransformContextRunsBeforeTheReplyStarts(t *testing.T) {
 	for ev := range runLoop(context.Background(), cfg, nil, []fakemodel.Message{user("go")}) {
 		got = append(got, traceLine(ev))
 	}
-	assert.Equal(t, []string{
+	expected.EqualLines(t, []string{
 		"agent_start", "turn_start", "message_start user", "message_end user",
 		"TransformContext",
 		"message_start assistant", "message_update assistant", "message_end assistant",
 		"turn_end results=0", "agent_end messages=2",
-	}, got)
+	}, got, "TransformContext runs before the reply starts")
 }
 
 func TestTransformContextCannotChangeTheHistory(t *testing.T) {
@@ -926,6 +947,8 @@ func TestTransformContextCannotChangeTheHistory(t *testing.T) {
 	}
 	for range runLoop(context.Background(), cfg, nil, []fakemodel.Message{user("Find flights.")}) {
 	}
-	require.NotEmpty(t, seen)
-	assert.Equal(t, user("Find flights."), seen[0], "the loop's history keeps its first message")
+	if !expected.NotEmpty(t, seen, "ShouldStopAfterTurn sees the history") {
+		return
+	}
+	expected.Equal[fakemodel.Message](t, user("Find flights."), seen[0], "the loop's history keeps its first message")
 }

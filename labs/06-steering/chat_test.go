@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -16,8 +17,6 @@ import (
 
 	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // A terminal is a person at -chat, in a test: it types lines into the
@@ -54,7 +53,9 @@ func startChat(t *testing.T, args ...string) *terminal {
 func (term *terminal) typeLine(line string) {
 	term.t.Helper()
 	_, err := io.WriteString(term.in, line+"\n")
-	require.NoError(term.t, err)
+	if !expected.NoError(term.t, err, "type %q", line) {
+		term.t.FailNow()
+	}
 	synctest.Wait()
 }
 
@@ -149,7 +150,7 @@ func TestChatRunsOnePromptFromAPipe(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx := cli.WithStdin(context.Background(), strings.NewReader("What is 2 plus 3?\n"))
 		var stdout, stderr bytes.Buffer
-		assert.Equal(t, 0, cli.Run(ctx, run, []string{"-chat"}, &stdout, &stderr))
+		expected.Equal(t, 0, cli.Run(ctx, run, []string{"-chat"}, &stdout, &stderr), "the exit status (standard error: %s)", stderr.String())
 		inOrder(t, stdout.String(),
 			"turn 1 · user: What is 2 plus 3?",
 			"turn 1 · model said: I will work out 2 plus 3.",
@@ -160,7 +161,7 @@ func TestChatRunsOnePromptFromAPipe(t *testing.T) {
 			"answer: 2 plus 3 is 5.",
 			"the agent's history holds 4 messages; nothing is queued",
 		)
-		assert.Contains(t, stderr.String(), "the model is the offline model")
+		expected.Contains(t, stderr.String(), "the model is the offline model", "standard error names the model")
 	})
 }
 
@@ -175,7 +176,9 @@ func TestChatSteeringAndAFollowUp(t *testing.T) {
 		term.typeLine("And in Lima.")
 		term.typeLine(">> Remember that.")
 		term.after(time.Minute)
-		require.NoError(t, term.end())
+		if !expected.NoError(t, term.end(), "the session ends without an error") {
+			return
+		}
 		want := `turn 1 · user: What is the weather in Oslo?
 turn 1 · model said: I will look up the weather in Oslo.
 (steering message queued: "And in Lima."; it enters before the model's next request)
@@ -219,7 +222,9 @@ func TestChatCtrlC(t *testing.T) {
 		term.typeLine("What is 2 plus 3?")
 		term.after(time.Minute)
 		term.ctrlC()
-		require.NoError(t, term.wait(), "Ctrl-C while the agent is idle ends the session")
+		if !expected.NoError(t, term.wait(), "Ctrl-C while the agent is idle ends the session") {
+			return
+		}
 		term.in.Close()
 		inOrder(t, term.stdout.String(),
 			"turn 1 · call_1 reports: the Cairo station is slow, still waiting",
@@ -248,8 +253,10 @@ func TestChatCtrlCStopsEveryCallAtOnce(t *testing.T) {
 		term.after(think + 21*word + 100*time.Millisecond) // every lookup takes 200 ms or more
 		start := time.Now()
 		term.ctrlC()
-		assert.Zero(t, time.Since(start), "the calls end at once")
-		require.NoError(t, term.end())
+		expected.Equal(t, 0, time.Since(start), "the calls end at once")
+		if !expected.NoError(t, term.end(), "the session ends without an error") {
+			return
+		}
 		inOrder(t, term.stdout.String(),
 			"turn 1 · start call_3 weather {\"city\":\"Cairo\"}",
 			"turn 1 · done call_1 weather ⇒ error: weather in Oslo: context canceled",
@@ -278,7 +285,9 @@ func TestAClosedTerminalKeepsTheRecording(t *testing.T) {
 					term.after(think + 8*word + 200*time.Millisecond) // Cairo takes 400 ms
 				}
 				term.hangups <- syscall.SIGHUP
-				require.NoError(t, term.wait(), "the session ends, with status 0")
+				if !expected.NoError(t, term.wait(), "the session ends, with status 0") {
+					return
+				}
 				term.in.Close()
 				if busy {
 					inOrder(t, term.stdout.String(),
@@ -286,15 +295,15 @@ func TestAClosedTerminalKeepsTheRecording(t *testing.T) {
 						"(hangup: the run stops, and the session ends)",
 						"loop ended: 2 turns, stop reason aborted")
 				} else {
-					assert.Contains(t, term.stdout.String(), "loop ended: 2 turns, stop reason completed")
+					expected.Contains(t, term.stdout.String(), "loop ended: 2 turns, stop reason completed", "the run ended before the hangup")
 				}
-				assert.Contains(t, term.stderr.String(), "recorded the session in "+rec)
+				expected.Contains(t, term.stderr.String(), "recorded the session in "+rec, "the recording is written")
 			})
 			var stdout, stderr bytes.Buffer
 			synctest.Test(t, func(t *testing.T) {
-				require.NoError(t, run(context.Background(), []string{"-scenario", rec}, &stdout, &stderr), stderr.String())
+				expected.NoError(t, run(context.Background(), []string{"-scenario", rec}, &stdout, &stderr), "the recording replays without an error (standard error: %s)", stderr.String())
 			})
-			assert.Contains(t, stdout.String(), "What is the weather in Cairo?", "the recording replays")
+			expected.Contains(t, stdout.String(), "What is the weather in Cairo?", "the recording replays")
 		})
 	}
 }
@@ -314,16 +323,18 @@ func TestAClosedOutputKeepsTheRecording(t *testing.T) {
 			status <- cli.Run(cli.WithStdin(context.Background(), r), run, []string{"-chat", "-record", rec}, closedPipe{}, &stderr)
 		}()
 		_, err := io.WriteString(w, "What is the weather in Cairo?\n")
-		require.NoError(t, err)
-		assert.Equal(t, 1, <-status)
-		assert.Contains(t, stderr.String(), "recorded the session in "+rec)
-		assert.True(t, strings.HasSuffix(stderr.String(), "error: write output: broken pipe\n"), stderr.String())
+		if !expected.NoError(t, err, "type a prompt") {
+			return
+		}
+		expected.Equal(t, 1, <-status, "the exit status, for the output that was lost")
+		expected.Contains(t, stderr.String(), "recorded the session in "+rec, "the recording is written")
+		expected.True(t, strings.HasSuffix(stderr.String(), "error: write output: broken pipe\n"), "standard error ends with the lost output's error: %q", stderr.String())
 	})
 	var stdout, stderr bytes.Buffer
 	synctest.Test(t, func(t *testing.T) {
-		require.NoError(t, run(context.Background(), []string{"-scenario", rec}, &stdout, &stderr), stderr.String())
+		expected.NoError(t, run(context.Background(), []string{"-scenario", rec}, &stdout, &stderr), "the recording replays without an error (standard error: %s)", stderr.String())
 	})
-	assert.Contains(t, stdout.String(), "What is the weather in Cairo?", "the recording replays")
+	expected.Contains(t, stdout.String(), "What is the weather in Cairo?", "the recording replays")
 }
 
 // closedPipe is standard output whose reader has gone.
@@ -337,7 +348,9 @@ func TestChatEndOfInputWaitsForTheRun(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		term := startChat(t, "-chat")
 		term.typeLine("What is 23 times 17?")
-		require.NoError(t, term.end())
+		if !expected.NoError(t, term.end(), "the session ends without an error") {
+			return
+		}
 		inOrder(t, term.stdout.String(), "answer: 23 times 17 is 391.", "the agent's history holds 4 messages; nothing is queued")
 	})
 }
@@ -352,15 +365,17 @@ func TestChatRefusesWhatItCannotPrint(t *testing.T) {
 		for _, line := range []string{"\x1b[A", "pay \u202emoc.knab", "caf\xe9", "  ", ">>", ">>  "} {
 			term.typeLine(line)
 		}
-		require.NoError(t, term.end())
-		assert.Empty(t, term.stdout.String(), "nothing runs")
+		if !expected.NoError(t, term.end(), "the session ends without an error") {
+			return
+		}
+		expected.Equal(t, "", term.stdout.String(), "nothing runs")
 		_, notes, _ := strings.Cut(term.stderr.String(), "the end of input, ends the session.\n")
-		assert.Equal(t, `(not sent: the line holds U+001B, a character that does not print as itself; type it again without it)
+		expected.Equal(t, `(not sent: the line holds U+001B, a character that does not print as itself; type it again without it)
 (not sent: the line holds U+202E, a character that does not print as itself; type it again without it)
 (not sent: the line is not valid UTF-8)
 (not sent: a follow-up needs a text after >>)
 (not sent: a follow-up needs a text after >>)
-`, notes)
+`, notes, "each line that is not sent says why; the blank lines are ignored")
 	})
 }
 
@@ -401,28 +416,34 @@ func TestARecordedChatReplaysToTheSameTrace(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				term := startChat(t, append([]string{"-chat", "-trace", "-record", rec}, flags...)...)
 				aSession(term)
-				require.NoError(t, term.wait())
+				if !expected.NoError(t, term.wait(), "the session ends without an error") {
+					return
+				}
 				term.in.Close()
 				live = term.stdout.String()
-				assert.Contains(t, term.stderr.String(), "recorded the session in "+rec)
+				expected.Contains(t, term.stderr.String(), "recorded the session in "+rec, "the recording is written")
 			})
 			for _, what := range []string{"tool_execution_update call_3", "tool_execution_end call_6 error: weather in Cairo: context canceled"} {
-				assert.True(t, strings.Contains(live, what+"\n"), "the session does what it should: %q", what)
+				expected.True(t, strings.Contains(live, what+"\n"), "the session does what it should: %q", what)
 			}
-			assert.Equal(t, 4, strings.Count(live, "agent_start\n"), "four runs")
+			expected.Equal(t, 4, strings.Count(live, "agent_start\n"), "four runs")
 
 			synctest.Test(t, func(t *testing.T) {
 				var stdout, stderr bytes.Buffer
-				require.NoError(t, run(context.Background(), []string{"-scenario", rec, "-trace"}, &stdout, &stderr))
+				if !expected.NoError(t, run(context.Background(), []string{"-scenario", rec, "-trace"}, &stdout, &stderr), "the recording replays without an error") {
+					return
+				}
 				sameLines(t, live, stdout.String(), "the replay's trace is the session's")
-				assert.Empty(t, stderr.String(), "every message of the recording is sent")
+				expected.Equal(t, "", stderr.String(), "every message of the recording is sent")
 			})
 			synctest.Test(t, func(t *testing.T) {
 				var stdout, stderr bytes.Buffer
-				require.NoError(t, run(context.Background(), []string{"-scenario", rec}, &stdout, &stderr))
+				if !expected.NoError(t, run(context.Background(), []string{"-scenario", rec}, &stdout, &stderr), "the recording replays without an error") {
+					return
+				}
 				last := strings.TrimSuffix(stdout.String(), "\n")
 				last = last[strings.LastIndex(last, "\n")+1:]
-				assert.Equal(t, `the agent's history holds 24 messages; still queued: follow-up "Thanks."`, last,
+				expected.Equal(t, `the agent's history holds 24 messages; still queued: follow-up "Thanks."`, last,
 					"a follow-up never taken is still queued at the end")
 			})
 		})
@@ -439,9 +460,10 @@ func TestRecordNamesItsFileOnOneLine(t *testing.T) {
 	for range 2 {
 		var stdout, stderr bytes.Buffer
 		ctx := cli.WithStdin(context.Background(), strings.NewReader("What is 2 plus 3?\n"))
-		assert.Equal(t, 2, cli.Run(ctx, run, []string{"-chat", "-record", path}, &stdout, &stderr))
-		assert.Equal(t, "error: -record "+strconv.Quote(path)+": cannot write there: no such file or directory\n", stderr.String())
-		assert.Empty(t, stdout.String(), "nothing runs")
+		expected.Equal(t, 2, cli.Run(ctx, run, []string{"-chat", "-record", path}, &stdout, &stderr), "the exit status")
+		expected.Equal(t, "error: -record "+strconv.Quote(path)+": cannot write there: no such file or directory\n", stderr.String(),
+			"one line that quotes the name the user gave, the same on every run")
+		expected.Equal(t, "", stdout.String(), "nothing runs")
 	}
 }
 
@@ -452,12 +474,15 @@ func TestRecordNamesItsFileOnOneLine(t *testing.T) {
 func TestRecordNeverReplacesAFile(t *testing.T) {
 	dir := t.TempDir()
 	there := filepath.Join(dir, "there.json")
-	require.NoError(t, os.WriteFile(there, []byte("mine"), 0o644))
+	if !expected.NoError(t, os.WriteFile(there, []byte("mine"), 0o644), "write a file that exists before the session") {
+		return
+	}
 	var stdout, stderr bytes.Buffer
 	ctx := cli.WithStdin(context.Background(), strings.NewReader("What is 2 plus 3?\n"))
-	assert.Equal(t, 2, cli.Run(ctx, run, []string{"-chat", "-record", there}, &stdout, &stderr))
-	assert.Equal(t, "error: -record "+there+": the file exists, and a recording never replaces a file: name another, or remove it\n", stderr.String())
-	assert.Empty(t, stdout.String(), "nothing runs")
+	expected.Equal(t, 2, cli.Run(ctx, run, []string{"-chat", "-record", there}, &stdout, &stderr), "the exit status")
+	expected.Equal(t, "error: -record "+there+": the file exists, and a recording never replaces a file: name another, or remove it\n", stderr.String(),
+		"-record refuses a file that exists, before the session starts")
+	expected.Equal(t, "", stdout.String(), "nothing runs")
 
 	// A file that appears during the session, as another session's
 	// recording may, stays; the recording goes beside it.
@@ -466,21 +491,32 @@ func TestRecordNeverReplacesAFile(t *testing.T) {
 		term := startChat(t, "-chat", "-record", later)
 		term.typeLine("What is 2 plus 3?")
 		term.after(time.Minute)
-		require.NoError(t, os.WriteFile(later, []byte("mine"), 0o644))
-		require.NoError(t, term.end())
-		assert.True(t, strings.HasSuffix(term.stderr.String(), later+" appeared during the session, and a recording never replaces a file: recorded the session in "+beside+"; replay it offline with -scenario "+beside+"\n"), term.stderr.String())
+		if !expected.NoError(t, os.WriteFile(later, []byte("mine"), 0o644), "write a file during the session") {
+			return
+		}
+		if !expected.NoError(t, term.end(), "the session ends without an error") {
+			return
+		}
+		expected.True(t, strings.HasSuffix(term.stderr.String(), later+" appeared during the session, and a recording never replaces a file: recorded the session in "+beside+"; replay it offline with -scenario "+beside+"\n"),
+			"the recording goes beside the file that appeared, and standard error says so: %q", term.stderr.String())
 	})
 	for _, path := range []string{there, later} {
 		data, err := os.ReadFile(path)
-		require.NoError(t, err)
-		assert.Equal(t, "mine", string(data), "unchanged")
+		if !expected.NoError(t, err, "read %s", path) {
+			return
+		}
+		expected.Equal(t, "mine", string(data), "%s: unchanged", path)
 	}
 	var stdout2, stderr2 bytes.Buffer
-	require.NoError(t, run(context.Background(), []string{"-scenario", beside}, &stdout2, &stderr2), "the recording beside it replays: %s", stderr2.String())
-	assert.Contains(t, stdout2.String(), "What is 2 plus 3?")
+	if !expected.NoError(t, run(context.Background(), []string{"-scenario", beside}, &stdout2, &stderr2), "the recording beside it replays: %s", stderr2.String()) {
+		return
+	}
+	expected.Contains(t, stdout2.String(), "What is 2 plus 3?", "the replay runs the recorded prompt")
 	left, err := filepath.Glob(filepath.Join(dir, ".*"))
-	require.NoError(t, err)
-	assert.Empty(t, left, "no temporary file is left behind")
+	if !expected.NoError(t, err, "list the directory's hidden files") {
+		return
+	}
+	expected.Empty(t, left, "no temporary file is left behind")
 }
 
 // TestRecordWritesNothingWithoutAPrompt: a session with no prompt has
@@ -489,9 +525,10 @@ func TestRecordWritesNothingWithoutAPrompt(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "empty.json")
 	var stdout, stderr bytes.Buffer
 	ctx := cli.WithStdin(context.Background(), strings.NewReader(""))
-	assert.Equal(t, 0, cli.Run(ctx, run, []string{"-chat", "-record", path}, &stdout, &stderr))
-	assert.Contains(t, stderr.String(), "nothing recorded: the session had no prompt\n")
-	assert.NoFileExists(t, path)
+	expected.Equal(t, 0, cli.Run(ctx, run, []string{"-chat", "-record", path}, &stdout, &stderr), "the exit status (standard error: %s)", stderr.String())
+	expected.Contains(t, stderr.String(), "nothing recorded: the session had no prompt\n", "standard error says why nothing is recorded")
+	_, err := os.Stat(path)
+	expected.ErrorIs(t, err, fs.ErrNotExist, "no file is written")
 }
 
 // TestTheRecordingInTestdataReplaysTheSession: testdata/recorded-chat.json,
@@ -503,13 +540,17 @@ func TestTheRecordingInTestdataReplaysTheSession(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		term := startChat(t, "-chat", "-trace")
 		aSession(term)
-		require.NoError(t, term.wait())
+		if !expected.NoError(t, term.wait(), "the session ends without an error") {
+			return
+		}
 		term.in.Close()
 		live = term.stdout.String()
 	})
 	synctest.Test(t, func(t *testing.T) {
 		var stdout, stderr bytes.Buffer
-		require.NoError(t, run(context.Background(), []string{"-scenario", filepath.Join("testdata", "recorded-chat.json"), "-trace"}, &stdout, &stderr))
+		if !expected.NoError(t, run(context.Background(), []string{"-scenario", filepath.Join("testdata", "recorded-chat.json"), "-trace"}, &stdout, &stderr), "the recording replays without an error") {
+			return
+		}
 		sameLines(t, live, stdout.String(), "the recording replays the session")
 	})
 }

@@ -7,9 +7,8 @@ import (
 	"testing"
 	"testing/synctest"
 
+	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // TestCommandLine runs the program through labs/cli, as main does: the
@@ -44,18 +43,18 @@ func TestCommandLine(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			assert.Equal(t, tt.status, cli.Run(context.Background(), run, tt.args, &stdout, &stderr))
+			expected.Equal(t, tt.status, cli.Run(context.Background(), run, tt.args, &stdout, &stderr), "the exit status of the command line")
 			for _, s := range tt.stdout {
-				assert.Contains(t, stdout.String(), s)
+				expected.Contains(t, stdout.String(), s, "what standard output holds")
 			}
 			for _, s := range tt.stderr {
-				assert.Contains(t, stderr.String(), s)
+				expected.Contains(t, stderr.String(), s, "what standard error holds")
 			}
 			if tt.emptyOut {
-				assert.Empty(t, stdout.String())
+				expected.Equal(t, "", stdout.String(), "standard output stays empty")
 			}
 			if tt.emptyErrOut {
-				assert.Empty(t, stderr.String())
+				expected.Equal(t, "", stderr.String(), "standard error stays empty")
 			}
 		})
 	}
@@ -66,12 +65,14 @@ func TestRunReportsACancelledRun(t *testing.T) {
 	cancel()
 	var stdout, stderr bytes.Buffer
 	err := run(ctx, nil, &stdout, &stderr)
-	require.ErrorIs(t, err, cli.ErrInterrupted)
-	assert.Equal(t, 130, cli.Run(ctx, run, nil, &bytes.Buffer{}, &stderr))
-	assert.Equal(t, "interrupted: Ctrl-C cancelled the run\n", stderr.String())
-	assert.Contains(t, stdout.String(), "model request aborted:")
-	assert.Contains(t, stdout.String(), "loop ended: 1 turn, stop reason aborted")
-	assert.NotContains(t, stdout.String(), "part 2", "the program stops after the aborted run")
+	if !expected.ErrorIs(t, err, cli.ErrInterrupted, "run reports the interruption") {
+		return
+	}
+	expected.Equal(t, 130, cli.Run(ctx, run, nil, &bytes.Buffer{}, &stderr), "the exit status of an interrupted run")
+	expected.Equal(t, "interrupted: Ctrl-C cancelled the run\n", stderr.String(), "standard error says the run was interrupted")
+	expected.Contains(t, stdout.String(), "model request aborted:", "the narrative shows the aborted request")
+	expected.Contains(t, stdout.String(), "loop ended: 1 turn, stop reason aborted", "the narrative shows how the run ended")
+	expected.NotContains(t, stdout.String(), "part 2", "the program stops after the aborted run")
 }
 
 // TestLostOutputIsAnError runs the lab, and its help, with a standard output
@@ -80,8 +81,8 @@ func TestLostOutputIsAnError(t *testing.T) {
 	for _, args := range [][]string{nil, {"-h"}} {
 		synctest.Test(t, func(t *testing.T) {
 			var stderr bytes.Buffer
-			assert.Equal(t, 1, cli.Run(context.Background(), run, args, fullDisk{}, &stderr), "%v", args)
-			assert.Equal(t, "error: write output: no space left on device\n", stderr.String(), "%v", args)
+			expected.Equal(t, 1, cli.Run(context.Background(), run, args, fullDisk{}, &stderr), "a full disk, arguments %v: the exit status", args)
+			expected.Equal(t, "error: write output: no space left on device\n", stderr.String(), "a full disk, arguments %v: what standard error says", args)
 		})
 	}
 }

@@ -11,8 +11,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/agent-loop-lab/agent-loop-lab/expected"
 )
 
 // TestAScenarioInterruptStopsOneRun: a scenario's interrupt is the
@@ -24,7 +23,7 @@ import (
 // request is aborted, and the scenario goes on with its next prompt.
 func TestAScenarioInterruptStopsOneRun(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "interrupt.json")
-	require.NoError(t, os.WriteFile(path, []byte(`{
+	err := os.WriteFile(path, []byte(`{
 		"prompt": "Look up three things.",
 		"nextPrompts": ["Just say hello."],
 		"replies": [
@@ -34,10 +33,15 @@ func TestAScenarioInterruptStopsOneRun(t *testing.T) {
 		],
 		"tools": {"x": {"result": "found", "durationMs": 100}},
 		"interrupts": [{"at": "tool_execution_start b"}]
-	}`), 0o644))
+	}`), 0o644)
+	if !expected.NoError(t, err, "write the scenario") {
+		return
+	}
 	synctest.Test(t, func(t *testing.T) {
 		var stdout, stderr bytes.Buffer
-		require.NoError(t, run(context.Background(), []string{"-scenario", path}, &stdout, &stderr), "a simulated Ctrl-C does not end the program")
+		if !expected.NoError(t, run(context.Background(), []string{"-scenario", path}, &stdout, &stderr), "a simulated Ctrl-C does not end the program") {
+			return
+		}
 		inOrder(t, stdout.String(),
 			"turn 1 · start a x {}",
 			"turn 1 · start b x {}",
@@ -51,8 +55,8 @@ func TestAScenarioInterruptStopsOneRun(t *testing.T) {
 			"turn 1 · model said: Hello.",
 			"loop ended: 1 turn, stop reason completed",
 		)
-		assert.False(t, strings.Contains(stdout.String(), "start c"), "c is never prepared")
-		assert.Empty(t, stderr.String())
+		expected.NotContains(t, stdout.String(), "start c", "c is never prepared")
+		expected.Equal(t, "", stderr.String(), "standard error stays empty")
 	})
 }
 
@@ -63,7 +67,7 @@ func TestAScenarioInterruptStopsOneRun(t *testing.T) {
 // request is aborted, and the session goes on.
 func TestAScenarioInterruptActsAtOnce(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "interrupt.json")
-	require.NoError(t, os.WriteFile(path, []byte(`{
+	err := os.WriteFile(path, []byte(`{
 		"prompt": "Look up three things.",
 		"nextPrompts": ["Just say hello."],
 		"replies": [
@@ -74,12 +78,17 @@ func TestAScenarioInterruptActsAtOnce(t *testing.T) {
 		"tools": {"x": {"result": "found", "durationMs": 100}},
 		"calls": {"a": {"durationMs": 900}, "b": {"durationMs": 600}, "c": {"updates": ["halfway"], "durationMs": 400}},
 		"interrupts": [{"at": "tool_execution_update c"}]
-	}`), 0o644))
+	}`), 0o644)
+	if !expected.NoError(t, err, "write the scenario") {
+		return
+	}
 	synctest.Test(t, func(t *testing.T) {
 		var stdout, stderr bytes.Buffer
 		start := time.Now()
-		require.NoError(t, run(context.Background(), []string{"-scenario", path}, &stdout, &stderr))
-		assert.Equal(t, 200*time.Millisecond, time.Since(start), "the run ends at c's update, halfway through its 400 ms")
+		if !expected.NoError(t, run(context.Background(), []string{"-scenario", path}, &stdout, &stderr), "a simulated Ctrl-C does not end the program") {
+			return
+		}
+		expected.Equal(t, 200*time.Millisecond, time.Since(start), "the run ends at c's update, halfway through its 400 ms")
 		inOrder(t, stdout.String(),
 			"turn 1 · c reports: halfway",
 			"(the user presses Ctrl-C)",
@@ -90,7 +99,7 @@ func TestAScenarioInterruptActsAtOnce(t *testing.T) {
 			"loop ended: 2 turns, stop reason aborted",
 			"turn 1 · model said: Hello.",
 		)
-		assert.Empty(t, stderr.String())
+		expected.Equal(t, "", stderr.String(), "standard error stays empty")
 	})
 }
 
@@ -104,24 +113,31 @@ func TestACtrlCAtAnyWordStopsTheReply(t *testing.T) {
 	for at := 1; at <= words; at++ {
 		t.Run(fmt.Sprintf("at word %d of %d", at, words), func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "words.json")
-			require.NoError(t, os.WriteFile(path, []byte(fmt.Sprintf(`{
+			err := os.WriteFile(path, []byte(fmt.Sprintf(`{
 				"prompt": "Search.",
 				"replies": [{"text": "I will search now.", "toolCalls": [{"id": "s", "name": "search"}]}, {"text": "never said"}],
 				"tools": {"search": {"result": "found"}},
 				"followUp": [{"text": "And then?"}],
 				"interrupts": [{"at": "message_update assistant", "occurrence": %d}]
-			}`, at)), 0o644))
+			}`, at)), 0o644)
+			if !expected.NoError(t, err, "write the scenario") {
+				return
+			}
 			synctest.Test(t, func(t *testing.T) {
 				var stdout, stderr bytes.Buffer
-				require.NoError(t, run(context.Background(), []string{"-scenario", path, "-trace"}, &stdout, &stderr))
-				assert.Equal(t, strings.Repeat("message_update assistant\n", at)+`message_end assistant
+				if !expected.NoError(t, run(context.Background(), []string{"-scenario", path, "-trace"}, &stdout, &stderr), "the scenario runs with -trace without an error") {
+					return
+				}
+				expected.Equal(t, strings.Repeat("message_update assistant\n", at)+`message_end assistant
 turn_end results=0
 agent_end messages=2
-`, stdout.String()[strings.Index(stdout.String(), "message_update"):])
+`, stdout.String()[strings.Index(stdout.String(), "message_update"):], "the reply ends aborted at its word %d, and the run ends right after its turn_end", at)
 				stdout.Reset()
-				require.NoError(t, run(context.Background(), []string{"-scenario", path}, &stdout, &stderr))
-				assert.Contains(t, stdout.String(), `the agent's history holds 2 messages; still queued: follow-up "And then?"`)
-				assert.NotContains(t, stdout.String(), "start s")
+				if !expected.NoError(t, run(context.Background(), []string{"-scenario", path}, &stdout, &stderr), "the scenario runs without an error") {
+					return
+				}
+				expected.Contains(t, stdout.String(), `the agent's history holds 2 messages; still queued: follow-up "And then?"`, "the follow-up stays queued")
+				expected.NotContains(t, stdout.String(), "start s", "the reply's tool call never runs")
 			})
 		})
 	}

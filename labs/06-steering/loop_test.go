@@ -15,9 +15,6 @@ import (
 	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/scenario"
-	"github.com/google/go-cmp/cmp"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // What lab 05 taught still holds in the final loop. These tests use fake
@@ -48,7 +45,7 @@ func TestParallelBatchStillEndsInCompletionOrder(t *testing.T) {
 		tools, model := lookups()
 		start := time.Now()
 		events := loopEvents(context.Background(), Config{Model: model, Tools: tools})
-		assert.Equal(t, 400*time.Millisecond, time.Since(start))
+		expected.Equal(t, 400*time.Millisecond, time.Since(start), "the batch takes as long as its slowest call")
 		want := []string{
 			"tool_execution_start 1 a", "tool_execution_start 2 b", "tool_execution_start 3 c",
 			"tool_execution_update 3", "tool_execution_end 2", "tool_execution_update 3", "tool_execution_end 1", "tool_execution_end 3",
@@ -59,8 +56,10 @@ func TestParallelBatchStillEndsInCompletionOrder(t *testing.T) {
 		}
 		lines := trace(events)
 		i := slices.Index(lines, want[0])
-		require.GreaterOrEqual(t, i, 0)
-		assert.Empty(t, cmp.Diff(want, lines[i:i+len(want)]), "(-want +got)")
+		if !expected.True(t, i >= 0, "the trace has the line %q", want[0]) {
+			return
+		}
+		expected.EqualLines(t, want, lines[i:i+len(want)], "the calls end in the order they finish, and their results enter the history in the model's order")
 	})
 }
 
@@ -82,15 +81,17 @@ func TestSequentialStillRunsOneCallAtATime(t *testing.T) {
 				tools, model := lookups()
 				start := time.Now()
 				events := loopEvents(context.Background(), tt.cfg(tools, model))
-				assert.Equal(t, 900*time.Millisecond, time.Since(start))
+				expected.Equal(t, 900*time.Millisecond, time.Since(start), "a sequential batch takes the sum of its calls")
 				lines := trace(events)
 				for _, pair := range [][2]string{
 					{"message_end toolResult 1", "tool_execution_start 2 b"},
 					{"message_end toolResult 2", "tool_execution_start 3 c"},
 				} {
 					before, after := slices.Index(lines, pair[0]), slices.Index(lines, pair[1])
-					require.True(t, before >= 0 && after >= 0)
-					assert.Less(t, before, after, "%s comes before %s", pair[0], pair[1])
+					if !expected.True(t, before >= 0 && after >= 0, "the trace has the lines %q and %q", pair[0], pair[1]) {
+						return
+					}
+					expected.True(t, before < after, "%s comes before %s: lines %d and %d of the trace", pair[0], pair[1], before, after)
 				}
 			})
 		})
@@ -199,10 +200,14 @@ func TestHooksStillChangeResults(t *testing.T) {
 					}
 				}
 			}
-			assert.Equal(t, ToolExecutionEnd{ToolCallID: "a", ToolName: "a", Result: tt.result, IsError: tt.isError}, end)
-			require.Len(t, turnEnd.ToolResults, 1)
-			assert.Equal(t, fakemodel.ToolResultMessage{ToolCallID: "a", ToolName: "a", Content: tt.result, IsError: tt.isError}, turnEnd.ToolResults[0])
-			assert.Equal(t, Completed, summarize(events).stopReason(), "the loop goes on")
+			expected.Equal(t, ToolExecutionEnd{ToolCallID: "a", ToolName: "a", Result: tt.result, IsError: tt.isError}, end,
+				"the call's end carries the result the hooks decided")
+			if !expected.Equal(t, 1, len(turnEnd.ToolResults), "turn_end carries the call's result") {
+				return
+			}
+			expected.Equal(t, fakemodel.ToolResultMessage{ToolCallID: "a", ToolName: "a", Content: tt.result, IsError: tt.isError}, turnEnd.ToolResults[0],
+				"turn_end's result is the one the hooks decided")
+			expected.Equal(t, Completed, summarize(events).stopReason(), "the loop goes on")
 		})
 	}
 }
@@ -215,9 +220,9 @@ func TestAPanicOrAnErrorStillBecomesAResult(t *testing.T) {
 	model := fakemodel.Scripted(reply("Two.", call("1", "p", `{}`), call("2", "e", `{}`)), reply("Both failed."))
 	events := loopEvents(context.Background(), Config{Model: model, Tools: tools})
 	lines := trace(events)
-	assert.Contains(t, lines, `tool_execution_end 1 error: Tool "p" panicked: boom`)
-	assert.Contains(t, lines, "tool_execution_end 2 error: disk full")
-	assert.Equal(t, Completed, summarize(events).stopReason())
+	expected.Includes(t, lines, `tool_execution_end 1 error: Tool "p" panicked: boom`, "the panic becomes an error result")
+	expected.Includes(t, lines, "tool_execution_end 2 error: disk full", "the tool's error becomes an error result")
+	expected.Equal(t, Completed, summarize(events).stopReason(), "the loop goes on")
 }
 
 // TestCancellationStillAbortsTheRun cancels the run while the tools run, and
@@ -272,13 +277,13 @@ func TestCancellationStillAbortsTheRun(t *testing.T) {
 						cancel()
 					}
 				}
-				assert.Equal(t, tt.took, time.Since(start))
+				expected.Equal(t, tt.took, time.Since(start), "the tools stop as soon as the context is cancelled")
 				if tt.lines != nil {
-					assert.Equal(t, tt.lines, lines)
+					expected.EqualLines(t, tt.lines, lines, "the calls prepared before the cancel end after the call that ended during preparation")
 				}
 				sum := summarize(events)
-				assert.Equal(t, Aborted, sum.stopReason())
-				assert.Equal(t, 2, sum.turns, "the request of turn 2 sees the cancelled context")
+				expected.Equal(t, Aborted, sum.stopReason(), "a cancelled run ends with stop reason aborted")
+				expected.Equal(t, 2, sum.turns, "the request of turn 2 sees the cancelled context")
 			})
 		})
 	}
@@ -300,7 +305,7 @@ func TestAConsumerThatStopsStillEndsTheRun(t *testing.T) {
 					break
 				}
 			}
-			assert.Equal(t, stopAfter, n)
+			expected.Equal(t, stopAfter, n, "the consumer stops after event %d, and the run ends", stopAfter)
 		})
 	}
 }
@@ -313,7 +318,7 @@ func TestStreamingStillSendsOneUpdatePerChunk(t *testing.T) {
 			deltas = append(deltas, u.Delta)
 		}
 	}
-	assert.Equal(t, []string{"one ", "two ", "three"}, deltas)
+	expected.Equal(t, []string{"one ", "two ", "three"}, deltas, "one message_update per chunk of the reply, each with its chunk")
 }
 
 // TestStreamingCostsWorkInProportionToTheReply streams a reply of 20,000
@@ -327,15 +332,20 @@ func TestStreamingCostsWorkInProportionToTheReply(t *testing.T) {
 	a := NewAgent(AgentOptions{Config: Config{Model: fakemodel.Scripted(reply(strings.Repeat("word ", words)))}})
 	updates := 0
 	allocated := bytesAllocated(func() {
-		require.NoError(t, a.Prompt(context.Background(), "go", func(ev Event) {
+		err := a.Prompt(context.Background(), "go", func(ev Event) {
 			if _, ok := ev.(MessageUpdate); ok {
 				updates++
 			}
-		}))
+		})
+		if !expected.NoError(t, err, "the run ends without an error") {
+			t.FailNow()
+		}
 	})
-	require.Equal(t, words, updates)
+	if !expected.Equal(t, words, updates, "one message_update per streamed word") {
+		return
+	}
 	t.Logf("%d bytes per streamed word", allocated/words)
-	assert.Less(t, allocated/words, uint64(1024), "bytes allocated per streamed word")
+	expected.True(t, allocated/words < 1024, "bytes allocated per streamed word: %d, fewer than 1024", allocated/words)
 }
 
 // bytesAllocated returns how many bytes f allocates.
@@ -350,8 +360,9 @@ func bytesAllocated(f func()) uint64 {
 func TestAFailedModelRequestStillEndsTheRun(t *testing.T) {
 	model := fakemodel.Scripted(fakemodel.AssistantMessage{StopReason: fakemodel.StopReasonError, ErrorMessage: "503"})
 	events := loopEvents(context.Background(), Config{Model: model})
-	assert.Equal(t, ModelError, summarize(events).stopReason())
-	assert.Equal(t, []string{"message_end assistant", "turn_end results=0", "agent_end messages=2"}, trace(events)[len(events)-3:])
+	expected.Equal(t, ModelError, summarize(events).stopReason(), "a failed request ends the run with stop reason error")
+	expected.EqualLines(t, []string{"message_end assistant", "turn_end results=0", "agent_end messages=2"}, trace(events)[len(events)-3:],
+		"a failed request ends the run after its turn_end")
 }
 
 // TestAFailedStreamKeepsItsText: a stream that breaks off after some words
@@ -359,16 +370,22 @@ func TestAFailedModelRequestStillEndsTheRun(t *testing.T) {
 // the words that streamed, as Pi's does.
 func TestAFailedStreamKeepsItsText(t *testing.T) {
 	s, err := scenario.Parse("x.json", []byte(`{"prompt": "go", "replies": [{"text": "the stream broke off", "stopReason": "error", "partial": "Let me"}]}`))
-	require.NoError(t, err)
+	if !expected.NoError(t, err, "parse the scenario") {
+		return
+	}
 	for name, model := range map[string]fakemodel.Model{"a stream": breakingStream{"Let ", "me"}, "a scenario's partial text": s.Model()} {
 		events := loopEvents(context.Background(), Config{Model: model})
-		require.Equal(t, ModelError, summarize(events).stopReason())
+		if !expected.Equal(t, ModelError, summarize(events).stopReason(), "%s: the run ends with stop reason error", name) {
+			return
+		}
 		end := events[len(events)-1].(AgentEnd)
 		failed, ok := end.Messages[len(end.Messages)-1].(fakemodel.AssistantMessage)
-		require.True(t, ok, "the last message is the failed reply")
-		assert.Equal(t, "Let me", failed.Text, name)
-		assert.Equal(t, fakemodel.StopReasonError, failed.StopReason, name)
-		assert.Contains(t, failed.ErrorMessage, "the stream broke off", name)
+		if !expected.True(t, ok, "%s: the last message is the failed reply", name) {
+			return
+		}
+		expected.Equal(t, "Let me", failed.Text, "%s: the failed reply keeps the words that streamed", name)
+		expected.Equal(t, fakemodel.StopReasonError, failed.StopReason, "%s: the failed reply's stop reason", name)
+		expected.Contains(t, failed.ErrorMessage, "the stream broke off", "%s: the failed reply says why it failed", name)
 	}
 }
 
@@ -401,8 +418,9 @@ func TestAReportAfterTheCallReturnedIsStillDropped(t *testing.T) {
 		model := fakemodel.Scripted(reply("Calling.", call("a", "careless", `{}`)), reply("Done."))
 		lines := trace(loopEvents(context.Background(), Config{Model: model, Tools: []Tool{careless}}))
 		late.Wait()
-		assert.Equal(t, []string{"tool_execution_start a careless", "tool_execution_update a", "tool_execution_end a"},
-			slices.DeleteFunc(lines, func(l string) bool { return !strings.HasPrefix(l, "tool_execution_") }))
+		expected.EqualLines(t, []string{"tool_execution_start a careless", "tool_execution_update a", "tool_execution_end a"},
+			slices.DeleteFunc(lines, func(l string) bool { return !strings.HasPrefix(l, "tool_execution_") }),
+			"the note reported on time becomes an update, the one reported after the call returned is dropped")
 	})
 }
 
@@ -426,7 +444,8 @@ func TestACancelledRunStillWinsOverABlock(t *testing.T) {
 			ends = append(ends, end)
 		}
 	}
-	assert.Equal(t, []ToolExecutionEnd{{ToolCallID: "a", ToolName: "search", Result: "Operation aborted", IsError: true}}, ends)
+	expected.Equal(t, []ToolExecutionEnd{{ToolCallID: "a", ToolName: "search", Result: "Operation aborted", IsError: true}}, ends,
+		"the call's result says it was aborted, whatever BeforeToolCall said")
 }
 
 // TestNoGoroutineOutlivesARun looks, once the range statement is over and
@@ -455,7 +474,7 @@ func TestNoGoroutineOutlivesARun(t *testing.T) {
 					line := traceLine(ev)
 					if line == "tool_execution_update 3" {
 						// Proof that toolGoroutines finds them.
-						assert.NotEmpty(t, toolGoroutines(), "the tools run while they report progress")
+						expected.NotEmpty(t, toolGoroutines(), "the tools run while they report progress")
 					}
 					if line != tt.stopAt {
 						continue
@@ -466,7 +485,7 @@ func TestNoGoroutineOutlivesARun(t *testing.T) {
 					cancel()
 				}
 				synctest.Wait()
-				assert.Empty(t, toolGoroutines())
+				expected.Empty(t, toolGoroutines(), "no tool goroutine outlives the run")
 			})
 		})
 	}

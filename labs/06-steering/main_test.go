@@ -16,8 +16,6 @@ import (
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/scenario"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/narrative"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/talk"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // TestOutputMatchesGoldenFile runs the program, the demo and every example
@@ -25,18 +23,26 @@ import (
 // demo clock's real waits take no time.
 func TestOutputMatchesGoldenFile(t *testing.T) {
 	cases, err := expected.LabCases("06-steering")
-	require.NoError(t, err)
-	require.NotEmpty(t, cases)
+	if !expected.NoError(t, err, "read the lab's cases") {
+		return
+	}
+	if !expected.NotEmpty(t, cases, "the lab has golden files to compare with") {
+		return
+	}
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
 			root, err := expected.Root()
-			require.NoError(t, err)
+			if !expected.NoError(t, err, "find the repository's root") {
+				return
+			}
 			t.Chdir(root) // scenario paths are relative to the repository root
 			synctest.Test(t, func(t *testing.T) {
 				var stdout, stderr bytes.Buffer
-				require.NoError(t, run(context.Background(), c.Args, &stdout, &stderr))
+				if !expected.NoError(t, run(context.Background(), c.Args, &stdout, &stderr), "the program runs without an error") {
+					return
+				}
 				expected.Check(t, c.Name, stdout.Bytes())
-				assert.Empty(t, stderr.String())
+				expected.Equal(t, "", stderr.String(), "standard error stays empty")
 			})
 		})
 	}
@@ -163,31 +169,38 @@ func greeting(at string) part {
 func TestTheNarrativeKeepsTheModelsLineWhole(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	s := talk.Show{Printer: narrative.NewPrinter(&stdout), Errw: &stderr}
-	require.NoError(t, play(context.Background(), s, 0, greeting("message_update assistant")))
-	assert.Contains(t, stdout.String(), "turn 1 · model said: Hello world.\n(the user queues a follow-up: \"And you?\")\n",
+	if !expected.NoError(t, play(context.Background(), s, 0, greeting("message_update assistant")), "the part plays without an error") {
+		return
+	}
+	expected.Contains(t, stdout.String(), "turn 1 · model said: Hello world.\n(the user queues a follow-up: \"And you?\")\n",
 		"what the user does while the reply streams waits for the end of its line")
 }
 
 func TestATraceHoldsOnlyEvents(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	s := talk.Show{Printer: narrative.NewPrinter(&stdout), Errw: &stderr, Trace: true}
-	require.NoError(t, play(context.Background(), s, 1, greeting("tool_execution_start nowhere")))
+	if !expected.NoError(t, play(context.Background(), s, 1, greeting("tool_execution_start nowhere")), "the part plays without an error") {
+		return
+	}
 	for line := range strings.Lines(stdout.String()) {
 		name, _, _ := strings.Cut(strings.TrimSpace(line), " ")
-		assert.Contains(t, []string{
+		expected.Includes(t, []string{
 			"agent_start", "agent_end", "turn_start", "turn_end", "message_start", "message_update", "message_end",
 			"tool_execution_start", "tool_execution_update", "tool_execution_end",
 		}, name, "every line of a trace is an event's")
 	}
-	assert.Equal(t, "never sent: \"And you?\", because no event matched \"tool_execution_start nowhere\"\n", stderr.String())
+	expected.Equal(t, "never sent: \"And you?\", because no event matched \"tool_execution_start nowhere\"\n", stderr.String(),
+		"standard error names the message that was never sent, and why")
 }
 
 func TestAnEmptyAnswerIsSaidToBeEmpty(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	s := talk.Show{Printer: narrative.NewPrinter(&stdout), Errw: &stderr}
 	pt := part{title: "empty", agent: AgentOptions{Config: Config{Model: fakemodel.Scripted(reply(""))}}, prompts: []string{"Hi."}}
-	require.NoError(t, play(context.Background(), s, 0, pt))
-	assert.Contains(t, stdout.String(), "\nanswer: (an empty reply)\n")
+	if !expected.NoError(t, play(context.Background(), s, 0, pt), "the part plays without an error") {
+		return
+	}
+	expected.Contains(t, stdout.String(), "\nanswer: (an empty reply)\n", "the narrative says the answer is empty")
 }
 
 // outcomes returns the lines of a narrative that say how each run ended and
@@ -228,8 +241,10 @@ func TestTheDemoPartsEndAsTheyClaim(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(string(tt.mode), func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			require.NoError(t, runDemo(context.Background(), &stdout, &stderr, options{queueMode: tt.mode}))
-			assert.Equal(t, append(tt.part1, later...), outcomes(stdout.String()))
+			if !expected.NoError(t, runDemo(context.Background(), &stdout, &stderr, options{queueMode: tt.mode}), "the demo runs without an error") {
+				return
+			}
+			expected.Equal(t, append(tt.part1, later...), outcomes(stdout.String()), "how each part's runs end, and what the agent holds afterwards")
 		})
 	}
 }
@@ -260,22 +275,32 @@ func TestEveryExampleScenarioEndsAsItsDocumentationSays(t *testing.T) {
 		{"terminate", "2 turns", "terminated (every result of the last batch asked to terminate)", 6, nothing, []string{"d1", "n1", "d2"}},
 	}
 	root, err := expected.Root()
-	require.NoError(t, err)
+	if !expected.NoError(t, err, "find the repository's root") {
+		return
+	}
 	files, err := filepath.Glob(filepath.Join(root, "labs", "06-steering", "scenarios", "*.json"))
-	require.NoError(t, err)
+	if !expected.NoError(t, err, "list the example scenarios") {
+		return
+	}
 	files = slices.DeleteFunc(files, func(f string) bool { return strings.HasPrefix(filepath.Base(f), "pi-") })
-	require.Len(t, files, len(tests), "every example but Pi's tests (pi_test.go) has a row here")
+	if !expected.Equal(t, len(tests), len(files), "every example but Pi's tests (pi_test.go) has a row here; the examples: %q", files) {
+		return
+	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
 			path := filepath.Join(root, "labs", "06-steering", "scenarios", tt.file+".json")
 			synctest.Test(t, func(t *testing.T) {
 				var narrative, trace, stderr bytes.Buffer
-				require.NoError(t, run(context.Background(), []string{"-scenario", path}, &narrative, &stderr))
-				require.NoError(t, run(context.Background(), []string{"-scenario", path, "-trace"}, &trace, &stderr))
-				assert.Equal(t, []string{
+				if !expected.NoError(t, run(context.Background(), []string{"-scenario", path}, &narrative, &stderr), "the scenario runs without an error") {
+					return
+				}
+				if !expected.NoError(t, run(context.Background(), []string{"-scenario", path, "-trace"}, &trace, &stderr), "the scenario runs with -trace without an error") {
+					return
+				}
+				expected.Equal(t, []string{
 					fmt.Sprintf("loop ended: %s, stop reason %s", tt.turns, tt.reason),
 					fmt.Sprintf("the agent's history holds %d messages; %s", tt.messages, tt.queued),
-				}, outcomes(narrative.String()))
+				}, outcomes(narrative.String()), "how the run ends, and what the agent holds afterwards")
 				var ends []string
 				for line := range strings.Lines(trace.String()) {
 					if id, ok := strings.CutPrefix(line, "tool_execution_end "); ok {
@@ -283,7 +308,7 @@ func TestEveryExampleScenarioEndsAsItsDocumentationSays(t *testing.T) {
 						ends = append(ends, id)
 					}
 				}
-				assert.Equal(t, tt.ends, ends, "the order the calls end in")
+				expected.Equal(t, tt.ends, ends, "the order the calls end in")
 			})
 		})
 	}

@@ -11,8 +11,6 @@ import (
 	"testing/synctest"
 
 	"github.com/agent-loop-lab/agent-loop-lab/expected"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // TestEveryScenarioTracesAsPiDoes runs every scenario file of scenarios/
@@ -23,10 +21,16 @@ import (
 // writes only where node and npm are, is skipped, and says so.
 func TestEveryScenarioTracesAsPiDoes(t *testing.T) {
 	root, err := expected.Root()
-	require.NoError(t, err)
+	if !expected.NoError(t, err, "find the repository's root") {
+		return
+	}
 	files, err := filepath.Glob(filepath.Join(root, "labs", "06-steering", "scenarios", "*.json"))
-	require.NoError(t, err)
-	require.NotEmpty(t, files)
+	if !expected.NoError(t, err, "list the scenario files") {
+		return
+	}
+	if !expected.NotEmpty(t, files, "scenarios/ holds scenario files") {
+		return
+	}
 	for _, file := range files {
 		name := strings.TrimSuffix(filepath.Base(file), ".json")
 		t.Run(name, func(t *testing.T) {
@@ -34,10 +38,14 @@ func TestEveryScenarioTracesAsPiDoes(t *testing.T) {
 			if os.IsNotExist(err) && !strings.HasPrefix(name, "pi-") {
 				t.Skipf("no trace of Pi's for %s: .ci/pi-traces writes it, with node and npm", name)
 			}
-			require.NoError(t, err, "Pi's trace of %s: run .ci/pi-traces", name)
+			if !expected.NoError(t, err, "Pi's trace of %s: run .ci/pi-traces", name) {
+				return
+			}
 			synctest.Test(t, func(t *testing.T) {
 				var stdout, stderr bytes.Buffer
-				require.NoError(t, run(context.Background(), []string{"-scenario", file, "-trace"}, &stdout, &stderr))
+				if !expected.NoError(t, run(context.Background(), []string{"-scenario", file, "-trace"}, &stdout, &stderr), "the scenario runs with -trace without an error") {
+					return
+				}
 				sameLines(t, string(pi), stdout.String(), "lab 06's trace is Pi 0.83.0's")
 			})
 		})
@@ -51,12 +59,18 @@ func TestEveryScenarioTracesAsPiDoes(t *testing.T) {
 // pi-*.json restating at least one.
 func TestPisTestsAreAllInTheTable(t *testing.T) {
 	root, err := expected.Root()
-	require.NoError(t, err)
+	if !expected.NoError(t, err, "find the repository's root") {
+		return
+	}
 	dir := filepath.Join(root, "labs", "06-steering", "scenarios")
 	readme, err := os.ReadFile(filepath.Join(dir, "README.md"))
-	require.NoError(t, err)
+	if !expected.NoError(t, err, "read scenarios/README.md") {
+		return
+	}
 	_, section, ok := strings.Cut(string(readme), "\n## Pi's own tests as scenarios\n")
-	require.True(t, ok)
+	if !expected.True(t, ok, "scenarios/README.md has a section \"Pi's own tests as scenarios\"") {
+		return
+	}
 	section, _, _ = strings.Cut(section, "\n## ")
 	row := regexp.MustCompile("^\\| `(agent-loop|agent|e2e)`: ([^|]+) \\| (none|\\[(pi-[a-z0-9-]+\\.json)\\]\\((pi-[a-z0-9-]+\\.json)\\)) \\| [^|]+ \\|$")
 	seen := map[string]bool{}
@@ -69,9 +83,11 @@ func TestPisTestsAreAllInTheTable(t *testing.T) {
 			continue
 		}
 		m := row.FindStringSubmatch(line)
-		require.NotNil(t, m, "a row of the table: %s", line)
+		if !expected.True(t, m != nil, "a row of the table: %s", line) {
+			return
+		}
 		test := m[1] + ": " + strings.TrimSpace(m[2])
-		assert.False(t, seen[test], "%s has one row", test)
+		expected.Equal(t, false, seen[test], "%s has one row", test)
 		seen[test] = true
 		perFile[m[1]]++
 		if m[3] == "none" {
@@ -79,21 +95,24 @@ func TestPisTestsAreAllInTheTable(t *testing.T) {
 			continue
 		}
 		restated++
-		assert.Equal(t, m[4], m[5], "the link is the file it names")
-		assert.FileExists(t, filepath.Join(dir, m[4]))
+		expected.Equal(t, m[4], m[5], "the link is the file it names")
+		info, err := os.Stat(filepath.Join(dir, m[4]))
+		expected.True(t, err == nil && !info.IsDir(), "the file a row names exists: %s", m[4])
 		linked[m[4]] = true
 	}
-	assert.Equal(t, map[string]int{"agent-loop": 21, "agent": 20, "e2e": 10}, perFile)
-	assert.Equal(t, 42, restated)
-	assert.Equal(t, 9, none)
+	expected.Equal(t, map[string]int{"agent-loop": 21, "agent": 20, "e2e": 10}, perFile, "the rows of each test file of Pi's")
+	expected.Equal(t, 42, restated, "the tests a scenario file restates")
+	expected.Equal(t, 9, none, "the tests no scenario file restates")
 	files, err := filepath.Glob(filepath.Join(dir, "pi-*.json"))
-	require.NoError(t, err)
+	if !expected.NoError(t, err, "list the files pi-*.json") {
+		return
+	}
 	var unlisted []string
 	for _, f := range files {
 		if !linked[filepath.Base(f)] {
 			unlisted = append(unlisted, filepath.Base(f))
 		}
 	}
-	assert.Empty(t, unlisted, "every pi-*.json restates a row")
-	assert.Len(t, linked, len(files), "every file a row names is a pi-*.json")
+	expected.Empty(t, unlisted, "every pi-*.json restates a row")
+	expected.Equal(t, len(files), len(linked), "every file a row names is a pi-*.json")
 }

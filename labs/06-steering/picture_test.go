@@ -8,9 +8,8 @@ import (
 	"testing"
 	"testing/synctest"
 
+	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // draw runs the program with args in a synctest bubble, and returns what it
@@ -20,8 +19,10 @@ func draw(t *testing.T, args ...string) string {
 	var out string
 	synctest.Test(t, func(t *testing.T) {
 		var stdout, stderr bytes.Buffer
-		require.NoError(t, run(context.Background(), args, &stdout, &stderr))
-		assert.Empty(t, stderr.String())
+		if !expected.NoError(t, run(context.Background(), args, &stdout, &stderr), "the program runs without an error") {
+			return
+		}
+		expected.Equal(t, "", stderr.String(), "standard error stays empty")
 		out = stdout.String()
 	})
 	return out
@@ -79,9 +80,9 @@ func TestChatDraws(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			ctx := cli.WithStdin(context.Background(), strings.NewReader("What is the weather in Oslo, Lima and Cairo?\n"))
 			var stdout, stderr bytes.Buffer
-			assert.Equal(t, 0, cli.Run(ctx, run, []string{"-chat", tt.picture}, &stdout, &stderr))
+			expected.Equal(t, 0, cli.Run(ctx, run, []string{"-chat", tt.picture}, &stdout, &stderr), "-chat %s: the exit status (standard error: %s)", tt.picture, stderr.String())
 			inOrder(t, stdout.String(), tt.want...)
-			assert.NotContains(t, stdout.String(), "model said", "a picture instead of the narrative")
+			expected.NotContains(t, stdout.String(), "model said", "-chat %s: a picture instead of the narrative", tt.picture)
 		})
 	}
 }

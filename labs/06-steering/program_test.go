@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -15,8 +16,6 @@ import (
 
 	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // TestMain runs the tests, or, started by TestProgram, the lab's main.
@@ -29,56 +28,72 @@ func TestMain(m *testing.M) { expected.Main(m, main) }
 func TestProgram(t *testing.T) {
 	t.Parallel() // it waits on other processes: let the other tests run meanwhile
 	bin, err := expected.Program()
-	require.NoError(t, err)
+	if !expected.NoError(t, err, "build the lab's program") {
+		return
+	}
 
 	cases, err := expected.LabCases("06-steering")
-	require.NoError(t, err)
+	if !expected.NoError(t, err, "read the lab's cases") {
+		return
+	}
 	results, err := expected.RunAll(bin, cases)
-	require.NoError(t, err)
+	if !expected.NoError(t, err, "run the program on each case") {
+		return
+	}
 	for i, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
 			res := results[i]
-			assert.Equal(t, 0, res.ExitCode, "stderr: %s", res.Stderr)
-			assert.Empty(t, string(res.Stderr))
+			expected.Equal(t, 0, res.ExitCode, "the exit status (standard error: %s)", res.Stderr)
+			expected.Equal(t, "", string(res.Stderr), "standard error stays empty")
 			expected.Check(t, c.Name, res.Stdout)
 		})
 	}
 	t.Run("unknown flag", func(t *testing.T) {
 		res, err := expected.Run(bin, "-no-such-flag")
-		require.NoError(t, err)
-		assert.Equal(t, 2, res.ExitCode)
-		assert.Contains(t, string(res.Stderr), "Usage:")
-		assert.Empty(t, res.Stdout)
+		if !expected.NoError(t, err, "run the program") {
+			return
+		}
+		expected.Equal(t, 2, res.ExitCode, "the exit status")
+		expected.Contains(t, string(res.Stderr), "Usage:", "standard error shows the usage")
+		expected.Empty(t, res.Stdout, "standard output stays empty")
 	})
 	t.Run("impossible -queue-mode", func(t *testing.T) {
 		for _, mode := range []string{"", "some", "ALL"} {
 			res, err := expected.Run(bin, "-queue-mode", mode)
-			require.NoError(t, err)
-			assert.Equal(t, 2, res.ExitCode, mode)
-			assert.Contains(t, string(res.Stderr), `invalid value "`+mode+`" for flag -queue-mode`)
-			assert.Empty(t, res.Stdout, "nothing runs")
+			if !expected.NoError(t, err, "run the program") {
+				return
+			}
+			expected.Equal(t, 2, res.ExitCode, "-queue-mode %q: the exit status", mode)
+			expected.Contains(t, string(res.Stderr), `invalid value "`+mode+`" for flag -queue-mode`, "-queue-mode %q: standard error names the value", mode)
+			expected.Empty(t, res.Stdout, "-queue-mode %q: nothing runs", mode)
 		}
 	})
 	t.Run("help", func(t *testing.T) {
 		res, err := expected.Run(bin, "-h")
-		require.NoError(t, err)
-		assert.Equal(t, 0, res.ExitCode)
-		assert.Contains(t, string(res.Stdout), about)
+		if !expected.NoError(t, err, "run the program") {
+			return
+		}
+		expected.Equal(t, 0, res.ExitCode, "the exit status")
+		expected.Contains(t, string(res.Stdout), about, "the help says what the lab is about")
 	})
 	t.Run("a malformed scenario file", func(t *testing.T) {
 		files, wants := malformedCorpus(t)
 		res, err := expected.Run(bin, "-scenario", files[0])
-		require.NoError(t, err)
-		assert.Equal(t, wants[0], fmt.Sprintf("exit status %d\n%s", res.ExitCode, res.Stderr))
-		assert.Empty(t, string(res.Stdout), "nothing runs")
+		if !expected.NoError(t, err, "run the program") {
+			return
+		}
+		expected.Equal(t, wants[0], fmt.Sprintf("exit status %d\n%s", res.ExitCode, res.Stderr), "%s: the exit status and standard error", files[0])
+		expected.Equal(t, "", string(res.Stdout), "%s: nothing runs", files[0])
 	})
 	t.Run("a file name that is not plain text", func(t *testing.T) {
 		res, err := expected.Run(bin, "-scenario", "missing\x1b[2J\nsecond.json")
-		require.NoError(t, err)
-		assert.Equal(t, 2, res.ExitCode)
-		assert.Equal(t, `error: scenario "missing\x1b[2J\nsecond.json": file: no such file or directory`+"\n", string(res.Stderr),
+		if !expected.NoError(t, err, "run the program") {
+			return
+		}
+		expected.Equal(t, 2, res.ExitCode, "the exit status")
+		expected.Equal(t, `error: scenario "missing\x1b[2J\nsecond.json": file: no such file or directory`+"\n", string(res.Stderr),
 			"one line, and no escape sequence reaches the terminal")
-		assert.Empty(t, res.Stdout)
+		expected.Empty(t, res.Stdout, "standard output stays empty")
 	})
 	t.Run("Ctrl-C in a chat", func(t *testing.T) {
 		// Ctrl-C while the model thinks stops the run and the session goes
@@ -87,27 +102,39 @@ func TestProgram(t *testing.T) {
 		// each real Ctrl-C to the session.
 		cmd := expected.Command(context.Background(), bin, "-chat")
 		stdin, err := cmd.StdinPipe()
-		require.NoError(t, err)
+		if !expected.NoError(t, err, "connect the program's standard input") {
+			return
+		}
 		defer stdin.Close()
 		stdout, err := cmd.StdoutPipe()
-		require.NoError(t, err)
+		if !expected.NoError(t, err, "connect the program's standard output") {
+			return
+		}
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
-		require.NoError(t, cmd.Start())
+		if !expected.NoError(t, cmd.Start(), "start the program") {
+			return
+		}
 		_, err = io.WriteString(stdin, "What is 2 plus 3?\n")
-		require.NoError(t, err)
+		if !expected.NoError(t, err, "type a prompt") {
+			return
+		}
 		var printed strings.Builder
 		lines := bufio.NewScanner(stdout)
 		for lines.Scan() {
 			printed.WriteString(lines.Text() + "\n")
 			if strings.HasPrefix(lines.Text(), "turn 1 · user:") || strings.HasPrefix(lines.Text(), "the agent's history holds") {
-				require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
+				if !expected.NoError(t, cmd.Process.Signal(syscall.SIGINT), "press Ctrl-C") {
+					return
+				}
 			}
 		}
-		require.NoError(t, cmd.Wait(), "stderr: %s", stderr.String())
-		assert.Contains(t, printed.String(), "turn 1 · model request aborted: assistant model: context canceled\n")
-		assert.Contains(t, printed.String(), "loop ended: 1 turn, stop reason aborted\n")
-		assert.NotContains(t, stderr.String(), "interrupted")
+		if !expected.NoError(t, cmd.Wait(), "the session ends with status 0 (standard error: %s)", stderr.String()) {
+			return
+		}
+		expected.Contains(t, printed.String(), "turn 1 · model request aborted: assistant model: context canceled\n", "Ctrl-C while the model thinks aborts its request")
+		expected.Contains(t, printed.String(), "loop ended: 1 turn, stop reason aborted\n", "the run ends, aborted, and the session goes on")
+		expected.NotContains(t, stderr.String(), "interrupted", "Ctrl-C while the agent is idle ends the session, and is no interruption")
 	})
 	t.Run("Ctrl-C", func(t *testing.T) {
 		// Press Ctrl-C while a tool runs: when it starts, a minute
@@ -115,37 +142,47 @@ func TestProgram(t *testing.T) {
 		// when that is.
 		cmd := expected.Command(context.Background(), bin, "-scenario", "testdata/slow.json")
 		stdout, err := cmd.StdoutPipe()
-		require.NoError(t, err)
+		if !expected.NoError(t, err, "connect the program's standard output") {
+			return
+		}
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
-		require.NoError(t, cmd.Start())
+		if !expected.NoError(t, cmd.Start(), "start the program") {
+			return
+		}
 
 		var printed strings.Builder
 		lines := bufio.NewScanner(stdout)
 		for lines.Scan() {
 			printed.WriteString(lines.Text() + "\n")
 			if strings.Contains(lines.Text(), "start i index") {
-				require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
+				if !expected.NoError(t, cmd.Process.Signal(syscall.SIGINT), "press Ctrl-C") {
+					return
+				}
 				break
 			}
 		}
 		rest, err := io.ReadAll(stdout)
-		require.NoError(t, err)
+		if !expected.NoError(t, err, "read the program's standard output") {
+			return
+		}
 		printed.Write(rest)
 		err = cmd.Wait()
 
 		var exit *exec.ExitError
-		require.ErrorAs(t, err, &exit)
-		assert.Equal(t, 130, exit.ExitCode())
-		assert.Equal(t, "interrupted: Ctrl-C cancelled the run\n", stderr.String())
+		if !expected.True(t, errors.As(err, &exit), "the program exits with a status that is not 0 (Wait returned %v)", err) {
+			return
+		}
+		expected.Equal(t, 130, exit.ExitCode(), "the exit status of an interrupted run")
+		expected.Equal(t, "interrupted: Ctrl-C cancelled the run\n", stderr.String(), "standard error says the run was interrupted")
 		out := printed.String()
 		// The signal may come while the call is still being prepared,
 		// or once it runs: either way, the call ends with an error.
 		if !strings.Contains(out, "done i index ⇒ error: Operation aborted") {
-			assert.Contains(t, out, "done i index ⇒ error: context canceled", "the running tool sees the cancellation")
+			expected.Contains(t, out, "done i index ⇒ error: context canceled", "the running tool sees the cancellation")
 		}
-		assert.Contains(t, out, "turn 2 · model request aborted:", "so does the next model request")
-		assert.Contains(t, out, "loop ended: 2 turns, stop reason aborted")
+		expected.Contains(t, out, "turn 2 · model request aborted:", "so does the next model request")
+		expected.Contains(t, out, "loop ended: 2 turns, stop reason aborted", "the narrative shows how the run ended")
 	})
 }
 
@@ -159,15 +196,17 @@ func TestProgram(t *testing.T) {
 // runs the real program over the first of them.
 func TestMalformedScenarioFilesAreRefused(t *testing.T) {
 	root, err := expected.Root()
-	require.NoError(t, err)
+	if !expected.NoError(t, err, "find the repository's root") {
+		return
+	}
 	t.Chdir(root) // the corpus's messages name the files from the root
 	files, wants := malformedCorpus(t)
 	for i, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".json"), func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			status := cli.Run(context.Background(), run, []string{"-scenario", file}, &stdout, &stderr)
-			assert.Equal(t, wants[i], fmt.Sprintf("exit status %d\n%s", status, stderr.String()))
-			assert.Empty(t, stdout.String(), "nothing runs")
+			expected.Equal(t, wants[i], fmt.Sprintf("exit status %d\n%s", status, stderr.String()), "the exit status and standard error, as before the parser moved")
+			expected.Equal(t, "", stdout.String(), "nothing runs")
 		})
 	}
 }
@@ -177,17 +216,29 @@ func TestMalformedScenarioFilesAreRefused(t *testing.T) {
 func malformedCorpus(t *testing.T) (files, wants []string) {
 	t.Helper()
 	root, err := expected.Root()
-	require.NoError(t, err)
+	if !expected.NoError(t, err, "find the repository's root") {
+		t.FailNow()
+	}
 	corpus := filepath.Join(root, "fakemodel", "scenario", "testdata", "malformed")
 	paths, err := filepath.Glob(filepath.Join(corpus, "*.json"))
-	require.NoError(t, err)
+	if !expected.NoError(t, err, "list the malformed scenario files") {
+		t.FailNow()
+	}
 	txts, err := filepath.Glob(filepath.Join(corpus, "*.txt"))
-	require.NoError(t, err)
-	require.GreaterOrEqual(t, len(paths), 60)
-	require.Len(t, txts, len(paths), "one NAME.txt per malformed NAME.json")
+	if !expected.NoError(t, err, "list what the program prints for each") {
+		t.FailNow()
+	}
+	if !expected.True(t, len(paths) >= 60, "the corpus holds every kind of mistake the parser knows: at least 60 files, not %d", len(paths)) {
+		t.FailNow()
+	}
+	if !expected.Equal(t, len(paths), len(txts), "one NAME.txt per malformed NAME.json") {
+		t.FailNow()
+	}
 	for _, p := range paths {
 		want, err := os.ReadFile(strings.TrimSuffix(p, ".json") + ".txt")
-		require.NoError(t, err)
+		if !expected.NoError(t, err, "read what the program prints for %s", filepath.Base(p)) {
+			t.FailNow()
+		}
 		files = append(files, "fakemodel/scenario/testdata/malformed/"+filepath.Base(p))
 		wants = append(wants, string(want))
 	}

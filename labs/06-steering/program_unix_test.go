@@ -16,8 +16,6 @@ import (
 	"time"
 
 	"github.com/agent-loop-lab/agent-loop-lab/expected"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // TestCtrlCWhileTheScenarioFileBlocks runs the real program on a scenario
@@ -28,14 +26,20 @@ import (
 func TestCtrlCWhileTheScenarioFileBlocks(t *testing.T) {
 	t.Parallel() // it waits on other processes: let the other tests run meanwhile
 	bin, err := expected.Program()
-	require.NoError(t, err)
+	if !expected.NoError(t, err, "build the lab's program") {
+		return
+	}
 	fifo := filepath.Join(t.TempDir(), "scenario.json")
-	require.NoError(t, syscall.Mkfifo(fifo, 0o600))
+	if !expected.NoError(t, syscall.Mkfifo(fifo, 0o600), "make a FIFO") {
+		return
+	}
 
 	cmd := expected.Command(context.Background(), bin, "-scenario", fifo)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	require.NoError(t, cmd.Start())
+	if !expected.NoError(t, cmd.Start(), "start the program") {
+		return
+	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 	// A guard, not a wait: a program that Ctrl-C cannot end would
@@ -62,14 +66,20 @@ func TestCtrlCWhileTheScenarioFileBlocks(t *testing.T) {
 		t.Fatalf("the program ended before it read the file: %v; stderr: %s", err, stderr.String())
 	}
 
-	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
+	if !expected.NoError(t, cmd.Process.Signal(syscall.SIGINT), "press Ctrl-C") {
+		return
+	}
 	err = <-exited
-	require.True(t, hung.Stop(), "the program still waited a minute after Ctrl-C, and was killed")
+	if !expected.True(t, hung.Stop(), "the program still waited a minute after Ctrl-C, and was killed") {
+		return
+	}
 	var exit *exec.ExitError
-	require.True(t, errors.As(err, &exit), "%v", err)
-	assert.Equal(t, 130, exit.ExitCode())
-	assert.Equal(t, "interrupted: Ctrl-C cancelled the run\n", stderr.String())
-	assert.Empty(t, stdout.String())
+	if !expected.True(t, errors.As(err, &exit), "the program exits with a status that is not 0 (Wait returned %v)", err) {
+		return
+	}
+	expected.Equal(t, 130, exit.ExitCode(), "the exit status of an interrupted run")
+	expected.Equal(t, "interrupted: Ctrl-C cancelled the run\n", stderr.String(), "standard error says the run was interrupted")
+	expected.Equal(t, "", stdout.String(), "standard output stays empty")
 }
 
 // TestHeadOneKeepsTheRecording runs the real program as "-chat -record
@@ -79,7 +89,9 @@ func TestCtrlCWhileTheScenarioFileBlocks(t *testing.T) {
 func TestHeadOneKeepsTheRecording(t *testing.T) {
 	t.Parallel() // it waits on other processes: let the other tests run meanwhile
 	bin, err := expected.Program()
-	require.NoError(t, err)
+	if !expected.NoError(t, err, "build the lab's program") {
+		return
+	}
 	rec := filepath.Join(t.TempDir(), "session.json")
 	// A model server that answers once the pipe is closed, so that the
 	// program's next line goes to the closed pipe, at once: the offline
@@ -89,29 +101,46 @@ func TestHeadOneKeepsTheRecording(t *testing.T) {
 	cmd := expected.Command(context.Background(), bin, "-chat", "-model-name", "test-model", "-base-url", srv.URL, "-record", rec)
 	cmd.Env = append(cmd.Env, "OPENAI_API_KEY=") // no key of the machine's reaches the test server
 	stdin, err := cmd.StdinPipe()
-	require.NoError(t, err)
+	if !expected.NoError(t, err, "connect the program's standard input") {
+		return
+	}
 	defer stdin.Close() // open until the end: the session must not end by the end of input
 	out, err := cmd.StdoutPipe()
-	require.NoError(t, err)
+	if !expected.NoError(t, err, "connect the program's standard output") {
+		return
+	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	require.NoError(t, cmd.Start())
+	if !expected.NoError(t, cmd.Start(), "start the program") {
+		return
+	}
 	hung := time.AfterFunc(time.Minute, func() { _ = cmd.Process.Kill() })
 	defer hung.Stop()
 
 	_, err = io.WriteString(stdin, "What is the weather in Oslo?\n")
-	require.NoError(t, err)
+	if !expected.NoError(t, err, "type a prompt") {
+		return
+	}
 	first, err := bufio.NewReader(out).ReadString('\n')
-	require.NoError(t, err)
-	assert.Equal(t, "turn 1 · user: What is the weather in Oslo?\n", first)
-	require.NoError(t, out.(io.Closer).Close()) // head -1 exits
+	if !expected.NoError(t, err, "read the program's first line") {
+		return
+	}
+	expected.Equal(t, "turn 1 · user: What is the weather in Oslo?\n", first, "the program's first line")
+	if !expected.NoError(t, out.(io.Closer).Close(), "close the pipe, as head -1 does when it exits") {
+		return
+	}
 	close(answer)
 
 	err = cmd.Wait()
-	require.True(t, hung.Stop(), "the program still ran a minute later, and was killed")
+	if !expected.True(t, hung.Stop(), "the program still ran a minute later, and was killed") {
+		return
+	}
 	var exit *exec.ExitError
-	require.True(t, errors.As(err, &exit), "%v; stderr: %s", err, stderr.String())
-	assert.Equal(t, 1, exit.ExitCode(), "not killed by SIGPIPE; stderr: %s", stderr.String())
-	assert.Contains(t, stderr.String(), "recorded the session in "+rec)
-	assert.FileExists(t, rec)
+	if !expected.True(t, errors.As(err, &exit), "the program exits with a status that is not 0 (Wait returned %v; standard error: %s)", err, stderr.String()) {
+		return
+	}
+	expected.Equal(t, 1, exit.ExitCode(), "not killed by SIGPIPE (standard error: %s)", stderr.String())
+	expected.Contains(t, stderr.String(), "recorded the session in "+rec, "standard error says where the recording is")
+	info, err := os.Stat(rec)
+	expected.True(t, err == nil && !info.IsDir(), "the recording is written: %s", rec)
 }

@@ -18,8 +18,6 @@ import (
 
 	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // These tests run -chat against a real model's protocol: an httptest server
@@ -118,7 +116,9 @@ func (srv *fixtureServer) messages(t *testing.T, n int) []string {
 	t.Helper()
 	srv.mu.Lock()
 	defer srv.mu.Unlock()
-	require.Greater(t, len(srv.bodies), n, "request %d was sent", n+1)
+	if !expected.True(t, len(srv.bodies) > n, "request %d was sent: the server got %d", n+1, len(srv.bodies)) {
+		t.FailNow()
+	}
 	var req struct {
 		Messages []struct {
 			Role       string  `json:"role"`
@@ -126,7 +126,9 @@ func (srv *fixtureServer) messages(t *testing.T, n int) []string {
 			ToolCallID string  `json:"tool_call_id"`
 		} `json:"messages"`
 	}
-	require.NoError(t, json.Unmarshal(srv.bodies[n], &req))
+	if !expected.NoError(t, json.Unmarshal(srv.bodies[n], &req), "request %d is JSON with messages", n+1) {
+		t.FailNow()
+	}
 	var out []string
 	for _, m := range req.Messages {
 		content := "null"
@@ -202,7 +204,9 @@ func startLiveChat(args ...string) *liveChat {
 func (c *liveChat) typeLine(t *testing.T, line string) {
 	t.Helper()
 	_, err := io.WriteString(c.in, line+"\n")
-	require.NoError(t, err)
+	if !expected.NoError(t, err, "type %q", line) {
+		t.FailNow()
+	}
 }
 
 // end closes the input and returns the exit status.
@@ -233,24 +237,28 @@ func TestChatWithARealModelsProtocol(t *testing.T) {
 	c.stderr.await(t, "(follow-up queued", 1)
 	close(hold)
 	c.stdout.await(t, "agent_end", 1)
-	require.Equal(t, 0, c.end(), "stderr: %s", c.stderr)
+	if !expected.Equal(t, 0, c.end(), "the session ends with status 0 (standard error: %s)", c.stderr) {
+		return
+	}
 
 	live := c.stdout.String()
 	for _, line := range []string{"tool_execution_start call_Xy7 calculate", "tool_execution_end call_Xy7", "agent_end messages=7"} {
-		assert.True(t, strings.Contains(live, line+"\n"), "the trace holds %q", line)
+		expected.True(t, strings.Contains(live, line+"\n"), "the trace holds %q", line)
 	}
-	assert.Equal(t, []string{
+	expected.Equal(t, []string{
 		"user: What is 23 × 17?",
 		"assistant: null",
 		"tool: 391",
 		"user: Show the product only.",
 	}, srv.messages(t, 1), "the steering message enters before the next request, after the tool's result")
-	if third := srv.messages(t, 2); assert.Len(t, third, 6, "the third request holds the five messages before it and the follow-up: %q", third) {
-		assert.Equal(t, "user: Thanks!", third[5], "the follow-up enters once the model has answered")
+	if third := srv.messages(t, 2); expected.Equal(t, 6, len(third), "the third request holds the five messages before it and the follow-up: %q", third) {
+		expected.Equal(t, "user: Thanks!", third[5], "the follow-up enters once the model has answered")
 	}
 
 	var stdout, stderr bytes.Buffer
-	require.NoError(t, run(context.Background(), []string{"-scenario", rec, "-trace"}, &stdout, &stderr))
+	if !expected.NoError(t, run(context.Background(), []string{"-scenario", rec, "-trace"}, &stdout, &stderr), "the recording replays without an error") {
+		return
+	}
 	sameLines(t, live, stdout.String(), "the offline replay's trace is the session's")
 }
 
@@ -266,10 +274,12 @@ func TestArgumentsThatCannotBeReadReplayAsTheyFailed(t *testing.T) {
 	c := startLiveChat("-chat", "-trace", "-model-name", "test-model", "-base-url", srv.URL, "-record", rec)
 	c.typeLine(t, "Weather in Oslo?")
 	c.stdout.await(t, "agent_end", 1)
-	require.Equal(t, 0, c.end(), "stderr: %s", c.stderr)
+	if !expected.Equal(t, 0, c.end(), "the session ends with status 0 (standard error: %s)", c.stderr) {
+		return
+	}
 
 	live := c.stdout.String()
-	assert.Contains(t, live, "tool_execution_end call_u error: Validation failed for tool \"weather\": arguments are not valid JSON: invalid character 'O' looking for beginning of value. Received arguments: {\"city\": Oslo}\n",
+	expected.Contains(t, live, "tool_execution_end call_u error: Validation failed for tool \"weather\": arguments are not valid JSON: invalid character 'O' looking for beginning of value. Received arguments: {\"city\": Oslo}\n",
 		"the live tool refuses the arguments, and says why")
 	replay(t, rec, live)
 }
@@ -279,7 +289,9 @@ func TestArgumentsThatCannotBeReadReplayAsTheyFailed(t *testing.T) {
 func replay(t *testing.T, rec, live string) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	require.NoError(t, run(context.Background(), []string{"-scenario", rec, "-trace"}, &stdout, &stderr), "stderr: %s", stderr.String())
+	if !expected.NoError(t, run(context.Background(), []string{"-scenario", rec, "-trace"}, &stdout, &stderr), "the recording replays without an error (standard error: %s)", stderr.String()) {
+		t.FailNow()
+	}
 	sameLines(t, live, stdout.String(), "the offline replay's trace is the session's")
 }
 
@@ -298,7 +310,9 @@ func TestBrokenArgumentsRunAsInPi(t *testing.T) {
 	c.stdout.await(t, "the agent's history holds", 1)
 	c.typeLine(t, "Weather in Oslo?")
 	c.stdout.await(t, "the agent's history holds", 2)
-	require.Equal(t, 0, c.end(), "stderr: %s", c.stderr)
+	if !expected.Equal(t, 0, c.end(), "the session ends with status 0 (standard error: %s)", c.stderr) {
+		return
+	}
 	inOrder(t, c.stdout.String(),
 		`turn 1 · start call_w write {"path":"a.txt","text":"line1\nline2"}`,
 		"turn 1 · done call_w write ⇒ wrote 11 bytes to a.txt",
@@ -317,7 +331,9 @@ func TestThinkingShowsWhileTheModelThinks(t *testing.T) {
 	c := startLiveChat("-chat", "-model-name", "test-model", "-base-url", srv.URL, "-record", rec)
 	c.typeLine(t, "What is 23 × 17?")
 	c.stdout.await(t, "the agent's history holds", 1)
-	require.Equal(t, 0, c.end(), "stderr: %s", c.stderr)
+	if !expected.Equal(t, 0, c.end(), "the session ends with status 0 (standard error: %s)", c.stderr) {
+		return
+	}
 	live := c.stdout.String()
 	inOrder(t, live,
 		"turn 1 · model thinks: The user wants a sum.",
@@ -325,18 +341,24 @@ func TestThinkingShowsWhileTheModelThinks(t *testing.T) {
 		"answer: 23 × 17 = 391.",
 	)
 	recording, err := os.ReadFile(rec)
-	require.NoError(t, err)
-	assert.Contains(t, string(recording), `"thinking": "The user wants a sum."`)
+	if !expected.NoError(t, err, "read the recording") {
+		return
+	}
+	expected.Contains(t, string(recording), `"thinking": "The user wants a sum."`, "the recording keeps the model's reasoning")
 
 	var stdout, stderr bytes.Buffer
-	require.NoError(t, run(context.Background(), []string{"-scenario", rec}, &stdout, &stderr))
+	if !expected.NoError(t, run(context.Background(), []string{"-scenario", rec}, &stdout, &stderr), "the recording replays without an error") {
+		return
+	}
 	inOrder(t, stdout.String(), "turn 1 · model thinks: The user wants a sum.", "turn 1 · model said: 23 × 17 = 391.")
 
 	trace := startLiveChat("-chat", "-trace", "-model-name", "test-model", "-base-url", srv.URL)
 	trace.typeLine(t, "What is 23 × 17?")
 	trace.stdout.await(t, "agent_end", 1)
-	require.Equal(t, 0, trace.end())
-	assert.NotContains(t, trace.stdout.String()+trace.stderr.String(), "The user wants", "a trace holds events only")
+	if !expected.Equal(t, 0, trace.end(), "the session with -trace ends with status 0 (standard error: %s)", trace.stderr) {
+		return
+	}
+	expected.NotContains(t, trace.stdout.String()+trace.stderr.String(), "The user wants", "a trace holds events only")
 }
 
 // TestTheTurnLimitStopsARunawayModel: a model that asks for a tool again
@@ -354,17 +376,21 @@ func TestTheTurnLimitStopsARunawayModel(t *testing.T) {
 	c := startLiveChat("-chat", "-trace", "-model-name", "test-model", "-base-url", srv.URL, "-max-turns", "3", "-record", rec)
 	c.typeLine(t, "What is 23 × 17?")
 	c.stdout.await(t, "agent_end", 1)
-	require.Equal(t, 0, c.end(), "stderr: %s", c.stderr)
+	if !expected.Equal(t, 0, c.end(), "the session ends with status 0 (standard error: %s)", c.stderr) {
+		return
+	}
 	live := c.stdout.String()
-	assert.Equal(t, 3, strings.Count(live, "turn_end"), "three turns, then the policy stops the run")
+	expected.Equal(t, 3, strings.Count(live, "turn_end"), "three turns, then the policy stops the run")
 	replay(t, rec, live)
 
 	srv = startFixtureServer(t, runaway...)
 	c = startLiveChat("-chat", "-model-name", "test-model", "-base-url", srv.URL)
 	c.typeLine(t, "What is 23 × 17?")
 	c.stdout.await(t, "the agent's history holds", 1)
-	require.Equal(t, 0, c.end(), "stderr: %s", c.stderr)
-	assert.Contains(t, c.stdout.String(), "loop ended: 25 turns, stop reason stopped (ShouldStopAfterTurn returned true)\n", "the default limit")
+	if !expected.Equal(t, 0, c.end(), "the session ends with status 0 (standard error: %s)", c.stderr) {
+		return
+	}
+	expected.Contains(t, c.stdout.String(), "loop ended: 25 turns, stop reason stopped (ShouldStopAfterTurn returned true)\n", "the default limit")
 }
 
 // TestTheRecordingStaysWithinItsLimit: a session whose recording grows
@@ -382,7 +408,9 @@ func TestTheRecordingStaysWithinItsLimit(t *testing.T) {
 		c.typeLine(t, fmt.Sprintf("Run %d.", i+1))
 		c.stdout.await(t, "the agent's history holds", i+1)
 	}
-	require.Equal(t, 0, c.end(), "stderr: %s", c.stderr)
+	if !expected.Equal(t, 0, c.end(), "the session ends with status 0 (standard error: %s)", c.stderr) {
+		return
+	}
 	stdout := c.stdout.String()
 	inOrder(t, stdout,
 		"the agent's history holds 6 messages; nothing is queued",
@@ -391,12 +419,14 @@ func TestTheRecordingStaysWithinItsLimit(t *testing.T) {
 		"(the recording is full: a scenario file holds at most 1024 KiB; "+rec+" will hold the session up to the run before this one, and records no more)",
 		"answer: 23 × 17 = 391.",
 	)
-	assert.Equal(t, 1, strings.Count(stdout, "(the recording holds"), "one warning")
-	assert.Contains(t, c.stderr.String(), "recorded the session in "+rec)
+	expected.Equal(t, 1, strings.Count(stdout, "(the recording holds"), "one warning")
+	expected.Contains(t, c.stderr.String(), "recorded the session in "+rec, "the recording is written")
 
 	var replayed, stderr bytes.Buffer
-	require.NoError(t, run(context.Background(), []string{"-scenario", rec}, &replayed, &stderr), "stderr: %s", stderr.String())
-	assert.Equal(t, 3, strings.Count(replayed.String(), "loop ended:"), "the recording holds the three runs before the limit")
+	if !expected.NoError(t, run(context.Background(), []string{"-scenario", rec}, &replayed, &stderr), "the recording replays without an error (standard error: %s)", stderr.String()) {
+		return
+	}
+	expected.Equal(t, 3, strings.Count(replayed.String(), "loop ended:"), "the recording holds the three runs before the limit")
 }
 
 // TestFirstTimeMistakesSayWhatToDo: a base URL without its scheme, one
@@ -405,12 +435,14 @@ func TestTheRecordingStaysWithinItsLimit(t *testing.T) {
 func TestFirstTimeMistakesSayWhatToDo(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "")
 	var stdout, stderr bytes.Buffer
-	assert.Equal(t, 2, cli.Run(context.Background(), run, []string{"-chat", "-model-name", "qwen3:8b", "-base-url", "127.0.0.1:11434/v1"}, &stdout, &stderr))
-	assert.Equal(t, "error: chat completions: base URL \"127.0.0.1:11434/v1\" has no scheme: add http://, as in http://127.0.0.1:11434/v1\n", stderr.String())
+	expected.Equal(t, 2, cli.Run(context.Background(), run, []string{"-chat", "-model-name", "qwen3:8b", "-base-url", "127.0.0.1:11434/v1"}, &stdout, &stderr), "a base URL without its scheme: the exit status")
+	expected.Equal(t, "error: chat completions: base URL \"127.0.0.1:11434/v1\" has no scheme: add http://, as in http://127.0.0.1:11434/v1\n", stderr.String(),
+		"a base URL without its scheme: one line that says what to do")
 
 	stderr.Reset()
-	assert.Equal(t, 2, cli.Run(context.Background(), run, []string{"-chat", "-model-name", ""}, &stdout, &stderr))
-	assert.True(t, strings.HasPrefix(stderr.String(), "-model-name is empty: name the model the server should run, such as qwen3:8b (is the variable you gave it set?)\n"), stderr.String())
+	expected.Equal(t, 2, cli.Run(context.Background(), run, []string{"-chat", "-model-name", ""}, &stdout, &stderr), "an empty model name: the exit status")
+	expected.True(t, strings.HasPrefix(stderr.String(), "-model-name is empty: name the model the server should run, such as qwen3:8b (is the variable you gave it set?)\n"),
+		"an empty model name: a line that says what to do, first: %q", stderr.String())
 
 	srv := startFixtureServer(t, response{status: http.StatusNotFound, body: "404 page not found"}, response{stall: true})
 	c := startLiveChat("-chat", "-model-name", "qwen3:8b", "-base-url", srv.URL, "-idle-timeout", "50ms")
@@ -418,7 +450,9 @@ func TestFirstTimeMistakesSayWhatToDo(t *testing.T) {
 	c.stdout.await(t, "the agent's history holds", 1)
 	c.typeLine(t, "Hi again.")
 	c.stdout.await(t, "the agent's history holds", 2)
-	require.Equal(t, 0, c.end(), "stderr: %s", c.stderr)
+	if !expected.Equal(t, 0, c.end(), "the session ends with status 0 (standard error: %s)", c.stderr) {
+		return
+	}
 	inOrder(t, c.stdout.String(),
 		"turn 1 · model request failed: chat completions: the server answered 404 Not Found: 404 page not found; add /v1 to the base URL: "+srv.URL+"/v1",
 		"turn 1 · model request failed: chat completions: the server sent nothing for 50ms (the idle timeout)",
@@ -447,7 +481,9 @@ func TestChatGoesOnAfterAFailedRequest(t *testing.T) {
 		}
 		c.stdout.await(t, "the agent's history holds", i+1)
 	}
-	require.Equal(t, 0, c.end(), "stderr: %s", c.stderr)
+	if !expected.Equal(t, 0, c.end(), "the session ends with status 0 (standard error: %s)", c.stderr) {
+		return
+	}
 	inOrder(t, c.stdout.String(),
 		"turn 1 · model request failed: chat completions: the server answered 401 Unauthorized: Incorrect API key provided.",
 		"loop ended: 1 turn, stop reason error",
@@ -502,24 +538,28 @@ func TestTheKeyNeverShows(t *testing.T) {
 		c.typeLine(t, prompt)
 		c.stdout.await(t, "the agent's history holds", i+1)
 	}
-	require.Equal(t, 0, c.end(), "stderr: %s", c.stderr)
+	if !expected.Equal(t, 0, c.end(), "the session ends with status 0 (standard error: %s)", c.stderr) {
+		return
+	}
 
 	recording, err := os.ReadFile(rec)
-	require.NoError(t, err)
+	if !expected.NoError(t, err, "read the recording") {
+		return
+	}
 	inOrder(t, c.stdout.String(),
 		"turn 1 · model request failed: chat completions: the server answered 401 Unauthorized: Incorrect API key provided: [redacted].",
 		"turn 1 · done call_k weather ⇒ error: no weather station in [redacted]",
 		`turn 1 · done call_2 weather ⇒ error: Validation failed for tool "weather": arguments are not valid JSON: invalid character 'o' looking for beginning of object key string. Received arguments: {"city": "[redacted]", oops}`,
 	)
-	assert.Contains(t, c.stdout.String(), "v1/?k=[redacted]; point the base URL there", "the key is redacted before the message cuts the address")
+	expected.Contains(t, c.stdout.String(), "v1/?k=[redacted]; point the base URL there", "the key is redacted before the message cuts the address")
 	for name, text := range map[string]string{"standard output": c.stdout.String(), "standard error": c.stderr.String(), "the recording": string(recording)} {
 		for i := 0; i+8 <= len(key); i++ {
-			assert.NotContains(t, text, key[i:i+8], "%d characters of the key show in %s", 8, name)
+			expected.NotContains(t, text, key[i:i+8], "no %d characters of the key in a row show in %s", 8, name)
 		}
 	}
 	srv.mu.Lock()
 	defer srv.mu.Unlock()
 	for i, h := range srv.headers {
-		assert.Equal(t, "Bearer "+key, h.Get("Authorization"), "request %d carries the key", i+1)
+		expected.Equal(t, "Bearer "+key, h.Get("Authorization"), "request %d carries the key", i+1)
 	}
 }

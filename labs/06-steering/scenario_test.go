@@ -11,10 +11,9 @@ import (
 	"testing"
 	"testing/synctest"
 
+	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/scenario"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // The package fakemodel/scenario tests how a file is read and refused.
@@ -32,9 +31,13 @@ func TestEveryFieldAtOnce(t *testing.T) {
 	var files []any
 	for _, path := range paths {
 		data, err := os.ReadFile(path)
-		require.NoError(t, err)
+		if !expected.NoError(t, err, "read %s", path) {
+			return
+		}
 		var file any
-		require.NoError(t, json.Unmarshal(data, &file))
+		if !expected.NoError(t, json.Unmarshal(data, &file), "%s is JSON", path) {
+			return
+		}
 		files = append(files, file)
 	}
 	for _, field := range unsetFields(reflect.TypeFor[scenario.Scenario](), files...) {
@@ -43,7 +46,9 @@ func TestEveryFieldAtOnce(t *testing.T) {
 
 	synctest.Test(t, func(t *testing.T) {
 		var stdout, stderr bytes.Buffer
-		require.NoError(t, run(context.Background(), []string{"-scenario", paths[1]}, &stdout, &stderr))
+		if !expected.NoError(t, run(context.Background(), []string{"-scenario", paths[1]}, &stdout, &stderr), "the scenario runs without an error") {
+			return
+		}
 		sameLines(t, strings.Join([]string{
 			"=== scenario every-field-runs.json ===",
 			"setup: history: user: an earlier question", // history, before any run
@@ -79,13 +84,15 @@ func TestEveryFieldAtOnce(t *testing.T) {
 			"answer: the first model again: a swap lasts until its run ends",
 			"the agent's history holds 9 messages; nothing is queued",
 		}, "\n")+"\n", stdout.String(), "every field of every-field-runs.json does what the format reference says")
-		assert.Empty(t, stderr.String())
+		expected.Equal(t, "", stderr.String(), "standard error stays empty")
 	})
 
 	synctest.Test(t, func(t *testing.T) {
 		path := paths[0]
 		var stdout, stderr bytes.Buffer
-		require.NoError(t, run(context.Background(), []string{"-scenario", path}, &stdout, &stderr))
+		if !expected.NoError(t, run(context.Background(), []string{"-scenario", path}, &stdout, &stderr), "the scenario runs without an error") {
+			return
+		}
 		sameLines(t, strings.Join([]string{
 			"=== scenario every-field.json ===",
 			`(the user queues a follow-up: "now summarise")`, // followUp without at: before the run
@@ -121,7 +128,7 @@ func TestEveryFieldAtOnce(t *testing.T) {
 			"answer: none: the loop stopped before the model answered",
 			"the agent's history holds 12 messages; nothing is queued",
 		}, "\n")+"\n", stdout.String(), "every field does what the format reference says")
-		assert.Empty(t, stderr.String())
+		expected.Equal(t, "", stderr.String(), "standard error stays empty")
 	})
 }
 
@@ -190,7 +197,9 @@ func unsetFields(t reflect.Type, vs ...any) []string {
 func parse(t *testing.T, data string) *scenario.Scenario {
 	t.Helper()
 	s, err := scenario.Parse("x.json", []byte(data))
-	require.NoError(t, err)
+	if !expected.NoError(t, err, "parse a valid scenario") {
+		t.FailNow()
+	}
 	return s
 }
 
@@ -211,7 +220,7 @@ func TestScenarioBlocksAToolItDoesNotHave(t *testing.T) {
 				ends = append(ends, end.Result)
 			}
 		}
-		assert.Equal(t, []string{"Tool rm not found"}, ends)
+		expected.Equal(t, []string{"Tool rm not found"}, ends, "the call fails as an unknown tool, and the block never fires")
 	})
 }
 
@@ -228,35 +237,42 @@ func TestScenarioPartBindsEachField(t *testing.T) {
 		"stopAfterTurn": 2
 	}`)
 	pt := scenarioPart(s)
-	assert.Equal(t, []string{"hi"}, pt.prompts)
-	assert.True(t, pt.agent.Config.Sequential)
-	assert.Equal(t, All, pt.agent.SteeringMode)
-	assert.Equal(t, All, pt.agent.FollowUpMode)
-	require.Len(t, pt.agent.Config.Tools, 2)
-	assert.Equal(t, []string{"x", "y"}, []string{pt.agent.Config.Tools[0].Spec.Name, pt.agent.Config.Tools[1].Spec.Name})
-	assert.True(t, pt.agent.Config.Tools[0].Sequential)
+	expected.Equal(t, []string{"hi"}, pt.prompts, "prompt: the part's prompts")
+	expected.Equal(t, true, pt.agent.Config.Sequential, "toolExecution sequential: Config.Sequential")
+	expected.Equal(t, All, pt.agent.SteeringMode, "queueMode all: the steering queue's mode")
+	expected.Equal(t, All, pt.agent.FollowUpMode, "queueMode all: the follow-up queue's mode")
+	if !expected.Equal(t, 2, len(pt.agent.Config.Tools), "tools: one Tool per tool of the file") {
+		return
+	}
+	expected.Equal(t, []string{"x", "y"}, []string{pt.agent.Config.Tools[0].Spec.Name, pt.agent.Config.Tools[1].Spec.Name}, "tools: in the order of their names")
+	expected.Equal(t, true, pt.agent.Config.Tools[0].Sequential, "tools: x is sequential, as the file says")
 	block, err := pt.agent.Config.BeforeToolCall(context.Background(), BeforeToolCallContext{ToolCall: call("a", "y", `{}`)})
-	require.NoError(t, err)
-	assert.Equal(t, BeforeToolCallResult{Block: true, Reason: "no"}, block)
-	assert.Equal(t, []scenario.UserMessage{{At: "turn_end", Text: "s"}, {FollowUp: true, Text: "f"}}, pt.plan)
-	assert.Equal(t, 2, pt.maxTurns)
-	assert.NotNil(t, pt.clock)
+	if !expected.NoError(t, err, "BeforeToolCall returns no error") {
+		return
+	}
+	expected.Equal(t, BeforeToolCallResult{Block: true, Reason: "no"}, block, "block: BeforeToolCall blocks a call to y, with the file's reason")
+	expected.Equal(t, []scenario.UserMessage{{At: "turn_end", Text: "s"}, {FollowUp: true, Text: "f"}}, pt.plan, "steer and followUp: the user's plan")
+	expected.Equal(t, 2, pt.maxTurns, "stopAfterTurn: the part's turn limit")
+	expected.True(t, pt.clock != nil, "the part's tools wait on a demo clock")
 }
 
 func TestABadScenarioFileExitsWithStatus2AndRunsNothing(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "bad.json")
-	require.NoError(t, os.WriteFile(path, []byte(`{"promt": "hi"}`), 0o644))
+	if !expected.NoError(t, os.WriteFile(path, []byte(`{"promt": "hi"}`), 0o644), "write the scenario") {
+		return
+	}
 	var stdout, stderr bytes.Buffer
-	assert.Equal(t, 2, cli.Run(context.Background(), run, []string{"-scenario", path}, &stdout, &stderr))
-	assert.Empty(t, stdout.String(), "nothing runs")
-	assert.Equal(t, "error: scenario "+path+`: line 1, column 2: unknown field "promt" in the scenario`+"\n", stderr.String())
+	expected.Equal(t, 2, cli.Run(context.Background(), run, []string{"-scenario", path}, &stdout, &stderr), "a bad scenario file: the exit status")
+	expected.Equal(t, "", stdout.String(), "nothing runs")
+	expected.Equal(t, "error: scenario "+path+`: line 1, column 2: unknown field "promt" in the scenario`+"\n", stderr.String(),
+		"standard error says where the file is wrong, and how")
 
 	for _, path := range []string{filepath.Join(t.TempDir(), "missing.json"), t.TempDir()} {
 		stdout.Reset()
 		stderr.Reset()
-		assert.Equal(t, 2, cli.Run(context.Background(), run, []string{"-scenario", path}, &stdout, &stderr), path)
-		assert.Contains(t, stderr.String(), "error: scenario "+path+": file: ")
-		assert.Empty(t, stdout.String(), "nothing runs")
+		expected.Equal(t, 2, cli.Run(context.Background(), run, []string{"-scenario", path}, &stdout, &stderr), "%s: the exit status", path)
+		expected.Contains(t, stderr.String(), "error: scenario "+path+": file: ", "%s: standard error says the file cannot be read", path)
+		expected.Equal(t, "", stdout.String(), "%s: nothing runs", path)
 	}
 }
 
@@ -274,12 +290,16 @@ func TestAScenarioNameIsQuotedOnlyWhenItMust(t *testing.T) {
 		"self-correction.js": `=== scenario self-correction.js ===`,
 	} {
 		path := filepath.Join(dir, name)
-		require.NoError(t, os.WriteFile(path, []byte(`{"prompt": "hi", "replies": [{"text": "Hello."}]}`), 0o644))
+		if !expected.NoError(t, os.WriteFile(path, []byte(`{"prompt": "hi", "replies": [{"text": "Hello."}]}`), 0o644), "write the scenario %q", name) {
+			return
+		}
 		synctest.Test(t, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			require.NoError(t, run(context.Background(), []string{"-scenario", path}, &stdout, &stderr))
+			if !expected.NoError(t, run(context.Background(), []string{"-scenario", path}, &stdout, &stderr), "the scenario %q runs without an error", name) {
+				return
+			}
 			first, _, _ := bytes.Cut(stdout.Bytes(), []byte("\n"))
-			assert.Equal(t, title, string(first), "%q", name)
+			expected.Equal(t, title, string(first), "the title of the scenario %q", name)
 		})
 	}
 }
@@ -289,8 +309,8 @@ func TestScenarioRepliesRunOut(t *testing.T) {
 		pt := scenarioPart(parse(t, `{"prompt": "hi", "replies": [{"toolCalls": [{"id": "a", "name": "x"}]}], "tools": {"x": {}}}`))
 		events := collect(t, NewAgent(pt.agent), pt.prompts[0])
 		sum := summarize(events)
-		assert.Equal(t, ModelError, sum.stopReason())
-		assert.Equal(t, "scripted model: no reply left for request 2: the script holds 1", sum.last.ErrorMessage)
+		expected.Equal(t, ModelError, sum.stopReason(), "a script that runs out ends the run with stop reason error")
+		expected.Equal(t, "scripted model: no reply left for request 2: the script holds 1", sum.last.ErrorMessage, "the failed reply says which request found no reply")
 	})
 }
 
@@ -300,23 +320,28 @@ func TestScenarioFlagsThatTheFileSets(t *testing.T) {
 		{"-sequential", "-scenario", "scenarios/blocked-call.json"},
 	} {
 		var stdout, stderr bytes.Buffer
-		assert.Equal(t, 2, cli.Run(context.Background(), run, args, &stdout, &stderr), "%v", args)
-		assert.Contains(t, stderr.String(), "cannot go with -scenario: the file sets queueMode and toolExecution itself")
-		assert.Empty(t, stdout.String(), "nothing runs")
+		expected.Equal(t, 2, cli.Run(context.Background(), run, args, &stdout, &stderr), "%v: the exit status", args)
+		expected.Contains(t, stderr.String(), "cannot go with -scenario: the file sets queueMode and toolExecution itself", "%v: standard error says why", args)
+		expected.Equal(t, "", stdout.String(), "%v: nothing runs", args)
 	}
 }
 
 func TestAMessageWhoseEventNeverComesIsReported(t *testing.T) {
 	// The at is a trace line x could print, but x reports no progress.
 	path := filepath.Join(t.TempDir(), "never.json")
-	require.NoError(t, os.WriteFile(path, []byte(`{
+	err := os.WriteFile(path, []byte(`{
 		"prompt": "hi",
 		"replies": [{"toolCalls": [{"id": "a", "name": "x"}]}, {"text": "Hello."}],
 		"tools": {"x": {"result": "done"}},
 		"steer": [{"text": "Faster.", "at": "tool_execution_update a"}]
-	}`), 0o644))
+	}`), 0o644)
+	if !expected.NoError(t, err, "write the scenario") {
+		return
+	}
 	var stdout, stderr bytes.Buffer
-	require.NoError(t, run(context.Background(), []string{"-scenario", path}, &stdout, &stderr))
-	assert.Contains(t, stdout.String(), "never sent")
-	assert.Contains(t, stdout.String(), `"tool_execution_update a"`)
+	if !expected.NoError(t, run(context.Background(), []string{"-scenario", path}, &stdout, &stderr), "the scenario runs without an error") {
+		return
+	}
+	expected.Contains(t, stdout.String(), "never sent", "the output reports the message that was never sent")
+	expected.Contains(t, stdout.String(), `"tool_execution_update a"`, "the report names the event that never came")
 }

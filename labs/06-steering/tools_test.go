@@ -7,21 +7,24 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/scenario"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 func TestSearch(t *testing.T) {
 	tool := search(true)
-	assert.Equal(t, "search", tool.Spec.Name)
+	expected.Equal(t, "search", tool.Spec.Name, "the tool's name")
 	args, err := tool.decode(json.RawMessage(`{"query":"Oslo to Lima"}`))
-	require.NoError(t, err)
+	if !expected.NoError(t, err, "search decodes a query") {
+		return
+	}
 	var reports []string
 	got, err := tool.run(context.Background(), "call_1", args, func(p string) { reports = append(reports, p) })
-	require.NoError(t, err)
-	assert.Equal(t, ToolResult{Content: "3 flights, 1 direct: 480 € on 12 May", Terminate: true}, got)
-	assert.Equal(t, []string{"asking 3 airlines"}, reports)
+	if !expected.NoError(t, err, "the search runs without an error") {
+		return
+	}
+	expected.Equal(t, ToolResult{Content: "3 flights, 1 direct: 480 € on 12 May", Terminate: true}, got, "search(true) returns the flights it found, in a result that asks to terminate")
+	expected.Equal(t, []string{"asking 3 airlines"}, reports, "the search reports its progress once")
 }
 
 // TestFakeTool checks that a fake tool hands each call's Action its call's
@@ -46,14 +49,16 @@ func TestFakeTool(t *testing.T) {
 				start := time.Now()
 				var updates []string
 				got, err := tool("x", tt.a).run(context.Background(), "id", map[string]any{}, func(u string) { updates = append(updates, u) })
-				assert.Equal(t, tt.a.Duration, time.Since(start), "the call takes its duration")
-				assert.Equal(t, tt.updates, updates)
+				expected.Equal(t, tt.a.Duration, time.Since(start), "the call takes its duration")
+				expected.Equal(t, tt.updates, updates, "the call reports the Action's updates")
 				if tt.err != "" {
-					assert.EqualError(t, err, tt.err)
+					expected.EqualError(t, err, tt.err, "the call fails with the Action's error")
 					return
 				}
-				require.NoError(t, err)
-				assert.Equal(t, tt.want, got)
+				if !expected.NoError(t, err, "the call runs without an error") {
+					return
+				}
+				expected.Equal(t, tt.want, got, "the call's result is the Action's")
 			})
 		})
 	}
@@ -61,7 +66,12 @@ func TestFakeTool(t *testing.T) {
 
 func TestFakeToolPanics(t *testing.T) {
 	x := tool("x", scenario.Action{Panic: "boom"})
-	assert.PanicsWithValue(t, "boom", func() { _, _ = x.run(context.Background(), "id", nil, func(string) {}) })
+	got := func() (v any) {
+		defer func() { v = recover() }()
+		_, _ = x.run(context.Background(), "id", nil, func(string) {})
+		return nil
+	}()
+	expected.Equal(t, any("boom"), got, "the call panics with the Action's value")
 }
 
 func TestFakeToolPerCall(t *testing.T) {
@@ -71,11 +81,13 @@ func TestFakeToolPerCall(t *testing.T) {
 		Default:    scenario.Action{Result: "default"},
 		Calls:      map[string]scenario.Action{"b": {Result: "special"}},
 	})
-	assert.True(t, x.Sequential)
+	expected.Equal(t, true, x.Sequential, "the tool is sequential, as the scenario says")
 	for id, want := range map[string]string{"a": "default", "b": "special"} {
 		got, err := x.run(context.Background(), id, nil, func(string) {})
-		require.NoError(t, err)
-		assert.Equal(t, want, got.Content, id)
+		if !expected.NoError(t, err, "call %s runs without an error", id) {
+			return
+		}
+		expected.Equal(t, want, got.Content, "call %s gets its own Action, or the default", id)
 	}
 }
 
@@ -86,7 +98,7 @@ func TestFakeToolTakesAnyObject(t *testing.T) {
 	x := tool("x", scenario.Action{})
 	for _, args := range []string{`{}`, `{"n":1e999}`, `{"a":[null,{"b":true}]}`} {
 		_, err := x.decode(json.RawMessage(args))
-		assert.NoError(t, err, args)
+		expected.NoError(t, err, "a fake tool takes %s", args)
 	}
 	// In the words of the typed tools' checks, so that a recorded -chat
 	// session replays with the messages it showed.
@@ -98,7 +110,7 @@ func TestFakeToolTakesAnyObject(t *testing.T) {
 		`{"a"`: "arguments are not valid JSON: unexpected end of JSON input",
 	} {
 		_, err := x.decode(json.RawMessage(args))
-		assert.EqualError(t, err, want, args)
+		expected.EqualError(t, err, want, "a fake tool refuses %s", args)
 	}
 }
 
@@ -109,7 +121,7 @@ func TestFakeToolStopsWhenCancelled(t *testing.T) {
 		start := time.Now()
 		time.AfterFunc(time.Second, cancel)
 		_, err := x.run(ctx, "id", nil, func(string) {})
-		assert.ErrorIs(t, err, context.Canceled)
-		assert.Equal(t, time.Second, time.Since(start))
+		expected.ErrorIs(t, err, context.Canceled, "the call ends with the cancellation")
+		expected.Equal(t, time.Second, time.Since(start), "the call stops when the context is cancelled, not when its hour is over")
 	})
 }
