@@ -8,12 +8,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/agent-loop-lab/agent-loop-lab/expected"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/google/go-cmp/cmp"
 )
 
 // writeReport prints a report as check does, without colour.
@@ -37,7 +37,9 @@ func shellWords(t *testing.T, command string) []string {
 	t.Helper()
 	needShell(t)
 	out, err := exec.Command("sh", "-c", `printf '%s\n' `+command).Output()
-	require.NoError(t, err, "sh runs %s", command)
+	if err != nil {
+		t.Fatalf("sh runs %s: %v", command, err)
+	}
 	return strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
 }
 
@@ -51,20 +53,34 @@ func TestCheckRunsTheTestsEachTime(t *testing.T) {
 	t.Setenv("GOFLAGS", "")
 	wb := testWorkbook(t, true)
 	dir := wb.copyDir("00-cache")
-	require.NoError(t, writeFiles(dir, files{
+	if err := writeFiles(dir, files{
 		"x_test.go": []byte("package cache\n\nimport \"testing\"\n\nfunc TestPasses(t *testing.T) {}\n"),
-	}))
+	}); err != nil {
+		t.Fatal(err)
+	}
 	pkg := wb.rel(dir)
 	cached := func(fresh bool) bool {
 		runs, err := wb.runTests(t.Context(), []string{pkg}, countFlag(fresh)...)
-		require.NoError(t, err)
-		require.NotNil(t, runs[pkg])
-		assert.Equal(t, passed, runs[pkg].tests["TestPasses"].status)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if runs[pkg] == nil {
+			t.Fatalf("go test reported nothing of %s", pkg)
+		}
+		if got := runs[pkg].tests["TestPasses"].status; got != passed {
+			t.Errorf("TestPasses ended with status %d, want %d (passed)", got, passed)
+		}
 		return strings.Contains(strings.Join(runs[pkg].output, "\n"), "(cached)")
 	}
-	assert.False(t, cached(false), "the first run runs the tests")
-	assert.True(t, cached(false), "a second run of hint takes the cached result")
-	assert.False(t, cached(true), "check runs the tests again")
+	if cached(false) {
+		t.Error("the first run took a cached result, want it to run the tests")
+	}
+	if !cached(false) {
+		t.Error("a second run of hint ran the tests again, want it to take the cached result")
+	}
+	if cached(true) {
+		t.Error("check took a cached result, want it to run the tests again")
+	}
 }
 
 // TestTheCommandForTheRestIsOneShellWord checks that the command a long
@@ -87,14 +103,21 @@ func TestTheCommandForTheRestIsOneShellWord(t *testing.T) {
 	run := parseEvents(events(t, evs...), []string{"mywork/05-parallel"})["mywork/05-parallel"]
 	r := &report{lab: labOf(t, "05-parallel"), dir: "/repo/mywork/05-parallel", rel: "mywork/05-parallel"}
 	f := r.findingOf(run, "TestResultsComeInTheModelsOrder")
-	require.NotNil(t, f)
+	if f == nil {
+		t.Fatal("check finds nothing of the failed TestResultsComeInTheModelsOrder")
+	}
 	r.other, r.checkedAll = f, true
 
 	text := writeReport(r, English)
 	_, command, ok := strings.Cut(text, "… 16 more lines: ")
-	require.True(t, ok, "the note for the lines left out:\n%s", text)
+	if !ok {
+		t.Fatalf("the report has no note for the lines left out:\n%s", text)
+	}
 	command, _, _ = strings.Cut(command, "\n")
-	assert.Equal(t, []string{"go", "test", "-run", "^TestResultsComeInTheModelsOrder$/^part_1's_lookups$", "./mywork/05-parallel"}, shellWords(t, command), command)
+	want := []string{"go", "test", "-run", "^TestResultsComeInTheModelsOrder$/^part_1's_lookups$", "./mywork/05-parallel"}
+	if got := shellWords(t, command); !slices.Equal(got, want) {
+		t.Errorf("%s: the shell reads the words %q, want %q", command, got, want)
+	}
 }
 
 // TestAPanicBeforeAnyTestIsAPanic checks that a panic as the package
@@ -118,17 +141,23 @@ func TestAPanicBeforeAnyTestIsAPanic(t *testing.T) {
 	}
 	evs = append(evs, testEvent{Action: "fail", Package: pkg})
 	run := parseEvents(events(t, evs...), []string{"mywork/02-loop"})["mywork/02-loop"]
-	require.NotNil(t, run)
+	if run == nil {
+		t.Fatal("parseEvents reports nothing of mywork/02-loop")
+	}
 
 	r := &report{lab: labOf(t, "02-loop"), dir: "/repo/mywork/02-loop", rel: "mywork/02-loop"}
 	r.first(run)
-	assert.False(t, r.exercisesPass())
-	assert.False(t, r.passes())
+	if r.exercisesPass() {
+		t.Error("the exercises pass, want them to fail: the package panics")
+	}
+	if r.passes() {
+		t.Error("the lab passes, want it to fail: the package panics")
+	}
 	text := writeReport(r, English)
-	assert.Contains(t, text, "Your code in mywork/02-loop panics as the package starts, before any test runs:\n  panic: mustPositive: -1 is negative\n  at mywork/02-loop/loop.go:91\n")
-	assert.NotContains(t, text, "is not in your copy")
-	assert.NotContains(t, text, "goroutine")
-	assert.Contains(t, writeReport(r, Chinese), "你在 mywork/02-loop 里的代码在包初始化时就发生了 panic")
+	wantContains(t, text, "Your code in mywork/02-loop panics as the package starts, before any test runs:\n  panic: mustPositive: -1 is negative\n  at mywork/02-loop/loop.go:91\n", "the report")
+	wantNotContains(t, text, "is not in your copy", "the report")
+	wantNotContains(t, text, "goroutine", "the report")
+	wantContains(t, writeReport(r, Chinese), "你在 mywork/02-loop 里的代码在包初始化时就发生了 panic", "the report in Chinese")
 }
 
 // TestALongFailureHidesMoreThanTwoLines checks that check never hides one
@@ -144,18 +173,26 @@ func TestALongFailureHidesMoreThanTwoLines(t *testing.T) {
 	}
 	for _, n := range []int{failureLines, failureLines + 1, failureLines + 2} {
 		kept, hidden := shorten(numbered(n), failureLines)
-		assert.Equal(t, numbered(n), kept, "%d lines", n)
-		assert.Zero(t, hidden, "%d lines", n)
+		if !slices.Equal(kept, numbered(n)) {
+			t.Errorf("%d lines: shorten keeps %q, want them all", n, kept)
+		}
+		if hidden != 0 {
+			t.Errorf("%d lines: shorten hides %d, want none", n, hidden)
+		}
 	}
 	kept, hidden := shorten(numbered(failureLines+3), failureLines)
-	assert.Equal(t, numbered(failureLines), kept)
-	assert.Equal(t, 3, hidden)
+	if !slices.Equal(kept, numbered(failureLines)) {
+		t.Errorf("%d lines: shorten keeps %q, want the first %d", failureLines+3, kept, failureLines)
+	}
+	if hidden != 3 {
+		t.Errorf("%d lines: shorten hides %d, want 3", failureLines+3, hidden)
+	}
 
 	r := &report{lab: labOf(t, "02-loop"), rel: "mywork/02-loop", checkedAll: true,
 		other: &finding{test: "TestX", lines: numbered(failureLines + 1)}}
 	text := writeReport(r, English)
-	assert.Contains(t, text, fmt.Sprintf("    line %d\n", failureLines+1), "the last line is shown")
-	assert.NotContains(t, text, "more line")
+	wantContains(t, text, fmt.Sprintf("    line %d\n", failureLines+1), "the last line is shown")
+	wantNotContains(t, text, "more line", "the report of a failure of %d lines", failureLines+1)
 
 	for _, tt := range []struct {
 		lang   Lang
@@ -167,7 +204,9 @@ func TestALongFailureHidesMoreThanTwoLines(t *testing.T) {
 		{Chinese, 1, "…… 还有 1 行：go test"},
 		{Chinese, 3, "…… 还有 3 行：go test"},
 	} {
-		assert.Equal(t, tt.want, newPrinter(nil, tt.lang, false).moreLines(tt.hidden, "go test"))
+		if got := newPrinter(nil, tt.lang, false).moreLines(tt.hidden, "go test"); got != tt.want {
+			t.Errorf("in %s, the note for %d hidden lines is %q, want %q", tt.lang, tt.hidden, got, tt.want)
+		}
 	}
 }
 
@@ -201,7 +240,8 @@ func TestTheNextLineNamesMarkersThatAreInTheFile(t *testing.T) {
 				}
 			}
 			prefix := fmt.Sprintf("Next: write exercise %d at the ", i+1)
-			if !assert.True(t, strings.HasPrefix(next, prefix), "%s, exercise %d: %q", name, i+1, next) {
+			if !strings.HasPrefix(next, prefix) {
+				t.Errorf("%s, exercise %d: %q, want a line that begins %q", name, i+1, next, prefix)
 				continue
 			}
 			markers, files, _ := strings.Cut(strings.TrimPrefix(next, prefix), " markers in ")
@@ -209,7 +249,9 @@ func TestTheNextLineNamesMarkersThatAreInTheFile(t *testing.T) {
 			found := map[string]bool{}
 			for _, f := range strings.Split(files, ", ") {
 				src, err := os.ReadFile(filepath.Join(wb.labDir(name), strings.TrimPrefix(f, rel+"/")))
-				require.NoError(t, err, "%s, exercise %d: %s", name, i+1, f)
+				if err != nil {
+					t.Fatalf("%s, exercise %d: %s: %v", name, i+1, f, err)
+				}
 				for _, l := range strings.Split(string(src), "\n") {
 					if m := markerLine.FindStringSubmatch(l); m != nil {
 						found[m[1]] = true
@@ -217,7 +259,9 @@ func TestTheNextLineNamesMarkersThatAreInTheFile(t *testing.T) {
 				}
 			}
 			for _, m := range strings.Split(strings.ReplaceAll(markers, " and ", ", "), ", ") {
-				assert.True(t, found[m], "%s, exercise %d: %q names the marker %s, which %s does not have", name, i+1, next, m, files)
+				if !found[m] {
+					t.Errorf("%s, exercise %d: %q names the marker %s, which %s does not have", name, i+1, next, m, files)
+				}
 			}
 		}
 	}
@@ -234,19 +278,22 @@ func TestTheNextLineNamesMarkersThatAreInTheFile(t *testing.T) {
 	en, zh := newPrinter(nil, English, false).list(dedupe(ids)), newPrinter(nil, Chinese, false).list(dedupe(ids))
 	rel := "_mywork/" + lab.Name
 	r := &report{lab: lab, rel: rel, exercises: []exerciseResult{{exercise: ex, broken: 0, finding: &finding{why: msgNoMessage}}}}
-	assert.Contains(t, writeReport(r, English), "Next: write exercise 1 at the "+en+" markers in "+rel+"/"+file+" (README.md, section \"Build it yourself\").\n")
-	assert.Contains(t, writeReport(r, Chinese), "下一步：写练习 1，写在 "+zh+" 标记处，文件是 "+rel+"/"+file+"。讲解见 README.zh-CN.md 的「自己动手写（Build it yourself）」一节。\n")
+	wantContains(t, writeReport(r, English), "Next: write exercise 1 at the "+en+" markers in "+rel+"/"+file+" (README.md, section \"Build it yourself\").\n", "the report")
+	wantContains(t, writeReport(r, Chinese), "下一步：写练习 1，写在 "+zh+" 标记处，文件是 "+rel+"/"+file+"。讲解见 README.zh-CN.md 的「自己动手写（Build it yourself）」一节。\n", "the report in Chinese")
 	// A copy whose markers the learner deleted: the file, without them.
 	r.dir = t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(r.dir, file), []byte("package main\n"), 0o644))
-	assert.Contains(t, writeReport(r, English), "Next: write exercise 1 in "+rel+"/"+file+" (README.md, section \"Build it yourself\"). Its markers ("+en+") are no longer whole in your copy: put back \"// exercise: ID\" before your code and \"// end of exercise: ID\" after it, so that hint can find it.\n")
-	assert.Contains(t, writeReport(r, Chinese), "这个练习的标记 "+zh+" 在你的副本里已经不全了")
-	src, err := os.ReadFile(filepath.Join(wb.labDir(lab.Name), file))
-	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(filepath.Join(r.dir, file), src, 0o644))
-	assert.Contains(t, writeReport(r, English), "at the "+en+" markers", "with its markers, the copy's next step names them")
-	assert.Equal(t, "a, b and c", newPrinter(nil, English, false).list([]string{"a", "b", "c"}))
-	assert.Equal(t, "a、b 和 c", newPrinter(nil, Chinese, false).list([]string{"a", "b", "c"}))
+	writeFile(t, filepath.Join(r.dir, file), []byte("package main\n"), 0o644)
+	wantContains(t, writeReport(r, English), "Next: write exercise 1 in "+rel+"/"+file+" (README.md, section \"Build it yourself\"). Its markers ("+en+") are no longer whole in your copy: put back \"// exercise: ID\" before your code and \"// end of exercise: ID\" after it, so that hint can find it.\n", "the report on a copy without the markers")
+	wantContains(t, writeReport(r, Chinese), "这个练习的标记 "+zh+" 在你的副本里已经不全了", "the report in Chinese on a copy without the markers")
+	src := readFile(t, filepath.Join(wb.labDir(lab.Name), file))
+	writeFile(t, filepath.Join(r.dir, file), src, 0o644)
+	wantContains(t, writeReport(r, English), "at the "+en+" markers", "with its markers, the copy's next step names them")
+	if got, want := newPrinter(nil, English, false).list([]string{"a", "b", "c"}), "a, b and c"; got != want {
+		t.Errorf("the list of a, b, c in English is %q, want %q", got, want)
+	}
+	if got, want := newPrinter(nil, Chinese, false).list([]string{"a", "b", "c"}), "a、b 和 c"; got != want {
+		t.Errorf("the list of a, b, c in Chinese is %q, want %q", got, want)
+	}
 }
 
 // TestADeletedTestFileSaysHowToRestoreIt checks that the note about a test
@@ -255,18 +302,29 @@ func TestTheNextLineNamesMarkersThatAreInTheFile(t *testing.T) {
 // also when the learner deleted the file's directory.
 func TestADeletedTestFileSaysHowToRestoreIt(t *testing.T) {
 	wb := testWorkbook(t, false)
-	require.Equal(t, 0, runCommand(t, wb, "start", "06").status)
+	startLab(t, wb, "06")
 	dir := wb.copyDir("06-steering")
-	require.NoError(t, os.Remove(filepath.Join(dir, "loop_test.go")))
-	require.NoError(t, os.RemoveAll(filepath.Join(dir, "testdata")))
+	if err := os.Remove(filepath.Join(dir, "loop_test.go")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(dir, "testdata")); err != nil {
+		t.Fatal(err)
+	}
 	changed, err := os.OpenFile(filepath.Join(dir, "agent_test.go"), os.O_APPEND|os.O_WRONLY, 0)
-	require.NoError(t, err)
-	_, err = changed.WriteString("\n// mine\n")
-	require.NoError(t, err)
-	require.NoError(t, changed.Close())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := changed.WriteString("\n// mine\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := changed.Close(); err != nil {
+		t.Fatal(err)
+	}
 
 	r := &report{lab: labOf(t, "06-steering"), dir: dir, rel: wb.rel(dir)}
-	require.NoError(t, wb.compareTests(r))
+	if err := wb.compareTests(r); err != nil {
+		t.Fatal(err)
+	}
 	text := writeReport(r, English)
 	var restores []string
 	for _, l := range strings.Split(text, "\n") {
@@ -278,12 +336,15 @@ func TestADeletedTestFileSaysHowToRestoreIt(t *testing.T) {
 		}
 	}
 	rel := wb.rel(dir)
-	assert.Equal(t, []string{
+	want := []string{
 		"cp labs/06-steering/agent_test.go " + rel + "/agent_test.go",
 		"cp labs/06-steering/loop_test.go " + rel + "/loop_test.go",
 		"cp -R labs/06-steering/testdata " + rel + "/testdata",
-	}, restores, "one note for a directory, not one for each of its files:\n%s", text)
-	assert.Contains(t, text, "note: testdata/ is missing from your copy")
+	}
+	if diff := cmp.Diff(want, restores); diff != "" {
+		t.Errorf("the commands that restore the tests differ, want one note for a directory, not one for each of its files (-want +got):\n%s\nThe report:\n%s", diff, text)
+	}
+	wantContains(t, text, "note: testdata/ is missing from your copy", "the report")
 
 	needShell(t)
 	// cp -R keeps the modes of what it copies: in a read-only checkout the
@@ -301,11 +362,17 @@ func TestADeletedTestFileSaysHowToRestoreIt(t *testing.T) {
 		cmd := exec.Command("sh", "-c", command)
 		cmd.Dir = wb.root
 		out, err := cmd.CombinedOutput()
-		require.NoError(t, err, "%s: %s", command, out)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", command, err, out)
+		}
 	}
 	r = &report{lab: labOf(t, "06-steering"), dir: dir, rel: wb.rel(dir)}
-	require.NoError(t, wb.compareTests(r))
-	assert.Empty(t, r.warnings, "every test file is back")
+	if err := wb.compareTests(r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.warnings) != 0 {
+		t.Errorf("after the commands, the report has the notes %v, want none: every test file is back", r.warnings)
+	}
 }
 
 // TestACopyWithoutGoFilesIsNamedFromTheRoot checks that go test's complaint
@@ -319,10 +386,14 @@ func TestACopyWithoutGoFilesIsNamedFromTheRoot(t *testing.T) {
 {"Action":"fail","Package":"./mywork/03-maxturns","Elapsed":0,"FailedBuild":"./mywork/03-maxturns"}
 `)
 	run := parseEvents(out, []string{"mywork/03-maxturns"})["mywork/03-maxturns"]
-	require.NotNil(t, run)
+	if run == nil {
+		t.Fatal("parseEvents reports nothing of mywork/03-maxturns")
+	}
 	r := &report{lab: labOf(t, "03-maxturns"), dir: "/repo/mywork/03-maxturns", rel: "mywork/03-maxturns"}
 	r.first(run)
-	assert.Equal(t, []string{"no Go files in mywork/03-maxturns"}, r.build)
+	if want := []string{"no Go files in mywork/03-maxturns"}; !slices.Equal(r.build, want) {
+		t.Errorf("the build's messages are %q, want %q", r.build, want)
+	}
 }
 
 // TestWhatCouldNotBeCheckedIsNotAFailure checks the report's lines for tests
@@ -331,37 +402,42 @@ func TestACopyWithoutGoFilesIsNamedFromTheRoot(t *testing.T) {
 // Neither is a broken rule, and neither may name one.
 func TestWhatCouldNotBeCheckedIsNotAFailure(t *testing.T) {
 	lab := labOf(t, "05-parallel")
-	require.Len(t, lab.Exercises, 2)
+	if len(lab.Exercises) != 2 {
+		t.Fatalf("05-parallel has %d exercises, want 2", len(lab.Exercises))
+	}
 	crashed := &finding{test: lab.Exercises[1].Rules[0].Test, why: msgPanic, whyArgs: []any{"boom"}}
 	notRun := &finding{test: lab.Exercises[0].Rules[0].Test, why: msgNotRun}
 	r := &report{lab: lab, rel: "mywork/05-parallel", exercises: []exerciseResult{
 		{exercise: &lab.Exercises[0], broken: 0, finding: notRun},
 		{exercise: &lab.Exercises[1], broken: 0, finding: crashed},
 	}}
-	assert.Same(t, &r.exercises[1], r.firstFailing(), "the exercise whose test crashed comes first, not the one it kept from running")
+	if r.firstFailing() != &r.exercises[1] {
+		t.Error("the first failing exercise is not exercise 2: the exercise whose test crashed comes first, not the one it kept from running")
+	}
 	text := writeReport(r, English)
-	assert.Contains(t, text, "· exercise 1: "+lab.Exercises[0].Title.EN+": not checked, an earlier test crashed or did not finish\n")
-	assert.Contains(t, text, "✗ exercise 2: "+lab.Exercises[1].Title.EN+"\n")
-	assert.Contains(t, text, "Next: write exercise 2 at the ")
+	wantContains(t, text, "· exercise 1: "+lab.Exercises[0].Title.EN+": not checked, an earlier test crashed or did not finish\n", "the report")
+	wantContains(t, text, "✗ exercise 2: "+lab.Exercises[1].Title.EN+"\n", "the report")
+	wantContains(t, text, "Next: write exercise 2 at the ", "the report")
 
 	var toc bytes.Buffer
 	(&session{out: newPrinter(&toc, English, false)}).contentsOf(r)
-	assert.Equal(t, "    · exercise 1: "+lab.Exercises[0].Title.EN+": not checked, an earlier test crashed or did not finish\n"+
-		"    ✗ exercise 2: "+lab.Exercises[1].Title.EN+": "+lab.Exercises[1].Rules[0].Text.EN+"\n", toc.String(),
-		"the table of contents gives no rule for an exercise whose tests did not run")
+	if want := "    · exercise 1: " + lab.Exercises[0].Title.EN + ": not checked, an earlier test crashed or did not finish\n" +
+		"    ✗ exercise 2: " + lab.Exercises[1].Title.EN + ": " + lab.Exercises[1].Rules[0].Text.EN + "\n"; toc.String() != want {
+		t.Errorf("the table of contents says\n%s\nwant\n%s\n(it gives no rule for an exercise whose tests did not run)", toc.String(), want)
+	}
 
 	passed := &report{lab: lab, rel: "mywork/05-parallel", checkedAll: true, other: &finding{why: msgChangedMeanwhile}}
 	for i := range lab.Exercises {
 		passed.exercises = append(passed.exercises, exerciseResult{exercise: &lab.Exercises[i], broken: -1})
 	}
 	text = writeReport(passed, English)
-	assert.Contains(t, text, "· the lab's other tests and your output: not checked, your copy changed while it was being checked: check again\n")
-	assert.Contains(t, text, "Next: go run ./labs check 05-parallel\n")
-	assert.NotContains(t, text, "✗", "nothing failed")
+	wantContains(t, text, "· the lab's other tests and your output: not checked, your copy changed while it was being checked: check again\n", "the report")
+	wantContains(t, text, "Next: go run ./labs check 05-parallel\n", "the report")
+	wantNotContains(t, text, "✗", "nothing failed")
 	toc.Reset()
 	(&session{out: newPrinter(&toc, English, false)}).contentsOf(passed)
-	assert.Contains(t, toc.String(), "    · the lab's other tests and your output: not checked, your copy changed while it was being checked: check again\n")
-	assert.NotContains(t, toc.String(), "✗", "nothing failed")
+	wantContains(t, toc.String(), "    · the lab's other tests and your output: not checked, your copy changed while it was being checked: check again\n", "the table of contents")
+	wantNotContains(t, toc.String(), "✗", "nothing failed")
 }
 
 // TestAMissingTestAsksForTheTestFileBack checks that a rule whose test is
@@ -374,12 +450,12 @@ func TestAMissingTestAsksForTheTestFileBack(t *testing.T) {
 		{exercise: &lab.Exercises[0], broken: 0, finding: &finding{test: rule, why: msgMissingTest, whyArgs: []any{rule, lab.Name}}},
 	}}
 	text := writeReport(r, English)
-	assert.Contains(t, text, "Next: restore the lab's test files with the command in the note above, then go run ./labs check 02-loop again.\n")
-	assert.NotContains(t, text, "Next: write exercise")
+	wantContains(t, text, "Next: restore the lab's test files with the command in the note above, then go run ./labs check 02-loop again.\n", "the report")
+	wantNotContains(t, text, "Next: write exercise", "the report")
 
 	golden := &report{lab: lab, rel: "mywork/02-loop", checkedAll: true, exercises: []exerciseResult{{exercise: &lab.Exercises[0], broken: -1}},
 		golden: &finding{test: "TestOutputMatchesGoldenFile", why: msgMissingTest, whyArgs: []any{"TestOutputMatchesGoldenFile", lab.Name}}}
-	assert.Contains(t, writeReport(golden, English), "Next: restore the lab's test files", "a golden test that is missing too")
+	wantContains(t, writeReport(golden, English), "Next: restore the lab's test files", "a golden test that is missing too")
 }
 
 // TestALabWithGoroutinesAsksForTheRaceDetector checks the line that check
@@ -393,13 +469,15 @@ func TestALabWithGoroutinesAsksForTheRaceDetector(t *testing.T) {
 		}
 		line := "One more run, with the race detector, which check leaves out: go test -race ./mywork/" + name + "."
 		if lab.Race {
-			assert.Contains(t, writeReport(r, English), line)
-			assert.Contains(t, writeReport(r, Chinese), "go test -race ./mywork/"+name)
+			wantContains(t, writeReport(r, English), line, "%s: the report", name)
+			wantContains(t, writeReport(r, Chinese), "go test -race ./mywork/"+name, "%s: the report in Chinese", name)
 		} else {
-			assert.NotContains(t, writeReport(r, English), "go test -race", name)
+			wantNotContains(t, writeReport(r, English), "go test -race", "%s", name)
 		}
 	}
-	assert.True(t, labOf(t, "05-parallel").Race, "lab 05's exercises start goroutines")
+	if !labOf(t, "05-parallel").Race {
+		t.Error("lab 05 does not ask for the race detector, want it to: its exercises start goroutines")
+	}
 }
 
 // TestADeletedCodeFileIsNamed checks the notes about the lab's code missing
@@ -408,18 +486,26 @@ func TestALabWithGoroutinesAsksForTheRaceDetector(t *testing.T) {
 // learner writes in cannot, for the lab's holds the answer.
 func TestADeletedCodeFileIsNamed(t *testing.T) {
 	wb := testWorkbook(t, false)
-	require.Equal(t, 0, runCommand(t, wb, "start", "03").status)
+	startLab(t, wb, "03")
 	dir := wb.copyDir("03-maxturns")
-	require.NoError(t, os.Remove(filepath.Join(dir, "tools.go")))
-	require.NoError(t, os.Remove(filepath.Join(dir, "loop.go")))
+	if err := os.Remove(filepath.Join(dir, "tools.go")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, "loop.go")); err != nil {
+		t.Fatal(err)
+	}
 
 	r := &report{lab: labOf(t, "03-maxturns"), dir: dir, rel: wb.rel(dir), build: []string{"calculate.go:14:18: undefined: Tool"}}
-	require.NoError(t, wb.compareTests(r))
+	if err := wb.compareTests(r); err != nil {
+		t.Fatal(err)
+	}
 	text := writeReport(r, English)
 	rel := wb.rel(dir)
-	assert.Contains(t, text, "note: loop.go, where you write your code, is missing from your copy. Write it again, or start over: go run ./labs reset 03-maxturns\n")
-	assert.Contains(t, text, "note: tools.go is missing from your copy. To restore it: cp labs/03-maxturns/tools.go "+rel+"/tools.go\n")
-	assert.Less(t, strings.Index(text, "note: "), strings.Index(text, "undefined: Tool"), "the notes explain the compiler's errors, so they come first")
+	wantContains(t, text, "note: loop.go, where you write your code, is missing from your copy. Write it again, or start over: go run ./labs reset 03-maxturns\n", "the report")
+	wantContains(t, text, "note: tools.go is missing from your copy. To restore it: cp labs/03-maxturns/tools.go "+rel+"/tools.go\n", "the report")
+	if strings.Index(text, "note: ") >= strings.Index(text, "undefined: Tool") {
+		t.Errorf("the notes do not come before the compiler's errors, want them first: they explain the errors\n%s", text)
+	}
 }
 
 // TestTheLearnersTextReachesTheTerminalEscaped checks that what go test and
@@ -433,15 +519,26 @@ func TestTheLearnersTextReachesTheTerminalEscaped(t *testing.T) {
 		exercise: &lab.Exercises[0], broken: 0,
 		finding: &finding{test: "TestX", why: msgPanic, whyArgs: []any{hostile}, lines: []string{"  main_test.go:9: " + hostile, "  -\t\tArgs: 2,"}},
 	}}}
+	// The reports are quoted in the messages, which go to a terminal too.
 	text := writeReport(r, English)
-	assert.NotContains(t, text, "\x1b")
-	assert.NotContains(t, text, "\x07")
-	assert.NotContains(t, text, "\u202e")
-	assert.Contains(t, text, `the test panicked: x \x1b[31mred\x1b]0;pwn\a \u202edesrever`)
-	assert.Contains(t, text, "  -\t\tArgs: 2,", "tabs stay: go-cmp's diffs indent with them")
+	for _, c := range []string{"\x1b", "\x07", "\u202e"} {
+		if strings.Contains(text, c) {
+			t.Errorf("the report holds %q, want it escaped:\n%q", c, text)
+		}
+	}
+	for _, want := range []string{
+		`the test panicked: x \x1b[31mred\x1b]0;pwn\a \u202edesrever`,
+		"  -\t\tArgs: 2,", // tabs stay: go-cmp's diffs indent with them
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the report does not hold %q:\n%q", want, text)
+		}
+	}
 
 	built := &report{lab: lab, rel: "mywork/01-no-loop", build: []string{"main.go:3:1: " + hostile}}
-	assert.NotContains(t, writeReport(built, English), "\x1b")
+	if text := writeReport(built, English); strings.Contains(text, "\x1b") {
+		t.Errorf("the report of a compiler's message holds %q, want it escaped:\n%q", "\x1b", text)
+	}
 }
 
 // TestAfterALabTheNextLab checks what check advises once a lab passes: to
@@ -450,10 +547,16 @@ func TestTheLearnersTextReachesTheTerminalEscaped(t *testing.T) {
 func TestAfterALabTheNextLab(t *testing.T) {
 	wb := testWorkbook(t, false)
 	s := &session{wb: wb}
-	assert.Equal(t, "start 02-loop", s.nextLab(labOf(t, "01-no-loop")))
-	require.Equal(t, 0, runCommand(t, wb, "start", "02").status)
-	assert.Equal(t, nextContents, s.nextLab(labOf(t, "01-no-loop")))
-	assert.Equal(t, "", s.nextLab(labOf(t, "06-steering")), "the last lab with exercises")
+	if got, want := s.nextLab(labOf(t, "01-no-loop")), "start 02-loop"; got != want {
+		t.Errorf("after 01-no-loop, the next step is %q, want %q", got, want)
+	}
+	startLab(t, wb, "02")
+	if got := s.nextLab(labOf(t, "01-no-loop")); got != nextContents {
+		t.Errorf("after 01-no-loop, with 02-loop started, the next step is %q, want %q", got, nextContents)
+	}
+	if got := s.nextLab(labOf(t, "06-steering")); got != "" {
+		t.Errorf("after 06-steering, the next step is %q, want none: the last lab with exercises", got)
+	}
 
 	lab := labOf(t, "01-no-loop")
 	r := &report{lab: lab, rel: "mywork/01-no-loop", checkedAll: true}
@@ -462,22 +565,25 @@ func TestAfterALabTheNextLab(t *testing.T) {
 	}
 	var out bytes.Buffer
 	r.write(newPrinter(&out, English, false), nextContents)
-	assert.Contains(t, out.String(), "Next: go run ./labs, which shows how far you are in the labs you have started.\n")
+	wantContains(t, out.String(), "Next: go run ./labs, which shows how far you are in the labs you have started.\n", "the report")
 }
 
 // TestTheREADMEsSayHowLongATestMayRun checks what the README, in both
 // languages, says of check's time limit for a test.
 func TestTheREADMEsSayHowLongATestMayRun(t *testing.T) {
 	root, err := expected.Root()
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	secs := int(testTimeout.Seconds())
 	for name, want := range map[string]string{
 		"README.md":       fmt.Sprintf("`check` stops a test that has run for %d s", secs),
 		"README.zh-CN.md": fmt.Sprintf("`check` 会停下一个已经跑了 %d s 的测试", secs),
 	} {
-		readme, err := os.ReadFile(filepath.Join(root, name))
-		require.NoError(t, err)
-		assert.Contains(t, strings.ReplaceAll(string(readme), "\n", " "), want, name)
+		readme := readFile(t, filepath.Join(root, name))
+		if !strings.Contains(strings.ReplaceAll(string(readme), "\n", " "), want) {
+			t.Errorf("%s does not say %q", name, want)
+		}
 	}
 }
 
@@ -486,11 +592,11 @@ func TestTheREADMEsSayHowLongATestMayRun(t *testing.T) {
 func TestWatchDoesNotAdviseWatch(t *testing.T) {
 	lab := labOf(t, "02-loop")
 	r := brokenRuleReport(t, testWorkbook(t, false), lab)
-	assert.Contains(t, writeReport(r, English), "go run ./labs watch 02-loop")
+	wantContains(t, writeReport(r, English), "go run ./labs watch 02-loop", "check's report")
 	r.watching = true
 	text := writeReport(r, English)
-	assert.NotContains(t, text, "go run ./labs watch")
-	assert.Contains(t, text, "go run ./labs hint 02-loop")
+	wantNotContains(t, text, "go run ./labs watch", "watch's report")
+	wantContains(t, text, "go run ./labs hint 02-loop", "watch's report")
 }
 
 // TestAFinishedLabSaysAllThatPasses checks that the table of contents says
@@ -504,5 +610,7 @@ func TestAFinishedLabSaysAllThatPasses(t *testing.T) {
 	}
 	var toc bytes.Buffer
 	(&session{out: newPrinter(&toc, English, false)}).contentsOf(r)
-	assert.Equal(t, "    ✓ exercise 1: "+lab.Exercises[0].Title.EN+"\n    ✓ the lab's other tests\n    ✓ your output matches the lab's, byte for byte\n", toc.String())
+	if want := "    ✓ exercise 1: " + lab.Exercises[0].Title.EN + "\n    ✓ the lab's other tests\n    ✓ your output matches the lab's, byte for byte\n"; toc.String() != want {
+		t.Errorf("the table of contents says\n%s\nwant\n%s", toc.String(), want)
+	}
 }

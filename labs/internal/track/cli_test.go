@@ -7,13 +7,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/google/go-cmp/cmp"
 )
 
 // testWorkbook returns the repository as a workbook whose learner's copies
@@ -44,7 +45,9 @@ var opened = sync.OnceValues(openWorkbook)
 func openedWorkbook(t *testing.T) *workbook {
 	t.Helper()
 	wb, err := opened()
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatalf("open the workbook: %v", err)
+	}
 	return wb
 }
 
@@ -52,7 +55,9 @@ func openedWorkbook(t *testing.T) *workbook {
 func labOf(t *testing.T, name string) *Lab {
 	t.Helper()
 	lab := openedWorkbook(t).lab(name)
-	require.NotNil(t, lab, "labs/%s has exercises", name)
+	if lab == nil {
+		t.Fatalf("labs/%s has no exercises, want some", name)
+	}
 	return lab
 }
 
@@ -63,8 +68,22 @@ func english(name string) string {
 
 // result is what one command printed and its exit status.
 type result struct {
+	args           []string
 	stdout, stderr string
 	status         int
+}
+
+// String is the command line, with the arguments that a shell would not
+// take as they are quoted.
+func (r result) String() string {
+	line := "go run ./labs"
+	for _, a := range r.args {
+		if a == "" || strings.ContainsAny(a, " \t\"'") || strconv.Quote(a) != `"`+a+`"` {
+			a = strconv.Quote(a)
+		}
+		line += " " + a
+	}
+	return line
 }
 
 // runCommand runs the front door with args on wb.
@@ -81,16 +100,18 @@ func runIn(t *testing.T, wb *workbook, getenv func(string) string, args ...strin
 		return run(ctx, wb, getenv, args, stdout, stderr)
 	}
 	status := cli.Run(context.Background(), program, args, &stdout, &stderr)
-	return result{stdout: stdout.String(), stderr: stderr.String(), status: status}
+	return result{args: args, stdout: stdout.String(), stderr: stderr.String(), status: status}
 }
 
 func TestHelp(t *testing.T) {
 	wb := testWorkbook(t, false)
 	res := runCommand(t, wb, "-h")
-	assert.Equal(t, 0, res.status)
-	assert.Empty(t, res.stderr)
+	wantStatus(t, res, 0)
+	if res.stderr != "" {
+		t.Errorf("%s: standard error is %q, want nothing", res, res.stderr)
+	}
 	for _, want := range []string{"Usage: go run ./labs", "start LAB", "check LAB", "hint LAB", "watch LAB", "solution LAB", "reset LAB", "-force", "-lang en|zh", "02-loop", "Exit status", "Ctrl-C ends watch"} {
-		assert.Contains(t, res.stdout, want)
+		wantContains(t, res.stdout, want, "the help")
 	}
 }
 
@@ -115,11 +136,13 @@ func TestBadCommandLines(t *testing.T) {
 	}
 	for _, tt := range tests {
 		res := runCommand(t, wb, tt.args...)
-		assert.Equal(t, 2, res.status, "%q", tt.args)
-		assert.Empty(t, res.stdout, "%q", tt.args)
-		assert.Contains(t, res.stderr, tt.want, "%q", tt.args)
-		assert.Contains(t, res.stderr, "The commands: start, check, hint, watch, solution, reset", "%q: the list of commands", tt.args)
-		assert.Contains(t, res.stderr, "The labs: 01-no-loop, 02-loop,", "%q: the list of labs", tt.args)
+		wantStatus(t, res, 2)
+		if res.stdout != "" {
+			t.Errorf("%s: standard output is %q, want nothing", res, res.stdout)
+		}
+		wantContains(t, res.stderr, tt.want, "%s: standard error", res)
+		wantContains(t, res.stderr, "The commands: start, check, hint, watch, solution, reset", "%s: the list of commands", res)
+		wantContains(t, res.stderr, "The labs: 01-no-loop, 02-loop,", "%s: the list of labs", res)
 	}
 }
 
@@ -127,12 +150,20 @@ func TestLabNamesMayBeShort(t *testing.T) {
 	wb := testWorkbook(t, false)
 	for _, arg := range []string{"02-loop", "02", "2", "loop", "lo", "02-l"} {
 		name, matches := wb.resolve(arg)
-		assert.Equal(t, "02-loop", name, "%q", arg)
-		assert.Empty(t, matches)
+		if name != "02-loop" {
+			t.Errorf("%q names %q, want %q", arg, name, "02-loop")
+		}
+		if len(matches) != 0 {
+			t.Errorf("%q matches %q, want none", arg, matches)
+		}
 	}
 	name, matches := wb.resolve("")
-	assert.Empty(t, name)
-	assert.Empty(t, matches)
+	if name != "" {
+		t.Errorf("%q names %q, want no lab", "", name)
+	}
+	if len(matches) != 0 {
+		t.Errorf("%q matches %q, want none", "", matches)
+	}
 }
 
 func TestALabWithoutExercises(t *testing.T) {
@@ -142,8 +173,8 @@ func TestALabWithoutExercises(t *testing.T) {
 			continue
 		}
 		res := runCommand(t, wb, "start", name)
-		assert.Equal(t, 1, res.status)
-		assert.Contains(t, res.stderr, name+" has no exercises yet")
+		wantStatus(t, res, 1)
+		wantContains(t, res.stderr, name+" has no exercises yet", "%s: standard error", res)
 		return
 	}
 	t.Skip("every lab has exercises")
@@ -153,110 +184,126 @@ func TestCommandsBeforeStartSayToStart(t *testing.T) {
 	wb := testWorkbook(t, false)
 	for _, cmd := range []string{"check", "hint", "watch", "solution"} {
 		res := runCommand(t, wb, cmd, "02")
-		assert.Equal(t, 1, res.status, cmd)
-		assert.Equal(t, "You have not started 02-loop yet. Start it with:\n  go run ./labs start 02-loop\n", res.stdout, cmd)
+		wantStatus(t, res, 1)
+		if want := "You have not started 02-loop yet. Start it with:\n  go run ./labs start 02-loop\n"; res.stdout != want {
+			t.Errorf("%s: standard output is %q, want %q", res, res.stdout, want)
+		}
 	}
 }
 
 func TestStartCopiesTheLabWithTheExercisesCutOut(t *testing.T) {
 	wb := testWorkbook(t, false)
 	res := runCommand(t, wb, "start", "02")
-	require.Equal(t, 0, res.status, res.stderr)
-	assert.Contains(t, res.stdout, "Started 02-loop: your copy is ")
+	if res.status != 0 {
+		t.Fatalf("%s: exit status %d, want 0; standard error:\n%s", res, res.status, res.stderr)
+	}
+	wantContains(t, res.stdout, "Started 02-loop: your copy is ", "%s: standard output", res)
 	ex := labOf(t, "02-loop").Exercises[0]
 	reg := ex.Regions[0]
-	assert.Contains(t, res.stdout, "exercise 1: "+ex.Title.EN+", in ")
+	wantContains(t, res.stdout, "exercise 1: "+ex.Title.EN+", in ", "%s: standard output", res)
 
 	lab, err := wb.labFiles("02-loop")
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	mine, err := readFiles(wb.copyDir("02-loop"))
-	require.NoError(t, err)
-	assert.Equal(t, lab.names(), mine.names(), "every file of the lab, tests and README included")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(lab.names(), mine.names()); diff != "" {
+		t.Errorf("the copy's files are not the lab's, want every file of the lab, tests and README included (-lab +copy):\n%s", diff)
+	}
 	for _, name := range lab.names() {
-		if name != reg.File {
-			assert.Equal(t, string(lab[name]), string(mine[name]), name)
+		if name != reg.File && string(mine[name]) != string(lab[name]) {
+			t.Errorf("the copy's %s is not the lab's (-lab +copy):\n%s", name, cmp.Diff(string(lab[name]), string(mine[name])))
 		}
 	}
-	assert.Contains(t, string(mine[reg.File]), "\t// exercise: "+reg.ID+"\n\t// "+firstLine(reg.TODO.EN))
-	assert.Contains(t, string(mine[reg.File]), "\t"+string(reg.Code)+"\n\t// end of exercise: "+reg.ID+"\n")
-	entries, err := os.ReadDir(wb.work)
-	require.NoError(t, err)
-	assert.Len(t, entries, 1, "no temporary directory is left behind")
+	wantContains(t, string(mine[reg.File]), "\t// exercise: "+reg.ID+"\n\t// "+firstLine(reg.TODO.EN), "the copy's %s", reg.File)
+	wantContains(t, string(mine[reg.File]), "\t"+string(reg.Code)+"\n\t// end of exercise: "+reg.ID+"\n", "the copy's %s", reg.File)
+	wantOnlyTheCopy(t, wb)
 }
 
 func TestStartNeverOverwritesWork(t *testing.T) {
 	wb := testWorkbook(t, false)
-	require.Equal(t, 0, runCommand(t, wb, "start", "02").status)
+	startLab(t, wb, "02")
 	loop := filepath.Join(wb.copyDir("02-loop"), "loop.go")
-	require.NoError(t, os.WriteFile(loop, []byte("my work"), 0o644))
+	writeFile(t, loop, []byte("my work"), 0o644)
 
 	res := runCommand(t, wb, "start", "loop")
-	assert.Equal(t, 1, res.status)
-	assert.Contains(t, res.stdout, "You have started 02-loop already")
-	assert.Contains(t, res.stdout, "go run ./labs reset 02-loop")
-	data, err := os.ReadFile(loop)
-	require.NoError(t, err)
-	assert.Equal(t, "my work", string(data))
+	wantStatus(t, res, 1)
+	wantContains(t, res.stdout, "You have started 02-loop already", "%s: standard output", res)
+	wantContains(t, res.stdout, "go run ./labs reset 02-loop", "%s: standard output", res)
+	if got := string(readFile(t, loop)); got != "my work" {
+		t.Errorf("after %s, loop.go holds %q, want the learner's %q", res, got, "my work")
+	}
 }
 
 func TestACopyThatIsAFile(t *testing.T) {
 	wb := testWorkbook(t, false)
-	require.NoError(t, os.MkdirAll(wb.work, 0o755))
-	require.NoError(t, os.WriteFile(wb.copyDir("02-loop"), []byte("x"), 0o644))
+	if err := os.MkdirAll(wb.work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, wb.copyDir("02-loop"), []byte("x"), 0o644)
 	for _, cmd := range []string{"start", "check", "hint", "watch", "solution", "reset"} {
 		res := runCommand(t, wb, cmd, "02")
-		assert.Equal(t, 1, res.status, cmd)
-		assert.Contains(t, res.stdout, "mywork/02-loop is a file, not your copy of the lab", cmd)
+		wantStatus(t, res, 1)
+		wantContains(t, res.stdout, "mywork/02-loop is a file, not your copy of the lab", "%s: standard output", res)
 	}
 	res := runCommand(t, wb, "reset", "-force", "02")
-	assert.Equal(t, 1, res.status, "reset -force does not remove a file it did not make")
-	data, err := os.ReadFile(wb.copyDir("02-loop"))
-	require.NoError(t, err)
-	assert.Equal(t, "x", string(data))
+	if res.status != 1 {
+		t.Errorf("%s: exit status %d, want 1: reset -force does not remove a file it did not make", res, res.status)
+	}
+	if got := string(readFile(t, wb.copyDir("02-loop"))); got != "x" {
+		t.Errorf("after %s, the file holds %q, want %q", res, got, "x")
+	}
 }
 
 func TestAWorkDirectoryThatIsAFile(t *testing.T) {
 	wb := testWorkbook(t, false)
-	require.NoError(t, os.WriteFile(wb.work, []byte("x"), 0o644))
+	writeFile(t, wb.work, []byte("x"), 0o644)
 	res := runCommand(t, wb, "start", "02")
-	assert.Equal(t, 1, res.status)
-	assert.Contains(t, res.stdout, "is a file; the track keeps your copies of the labs in a directory of that name")
+	wantStatus(t, res, 1)
+	wantContains(t, res.stdout, "is a file; the track keeps your copies of the labs in a directory of that name", "%s: standard output", res)
 }
 
 func TestResetRefusesToDiscardChangedWork(t *testing.T) {
 	wb := testWorkbook(t, false)
 	res := runCommand(t, wb, "reset", "02")
-	assert.Equal(t, 1, res.status, "there is nothing to start over")
-	assert.Contains(t, res.stdout, "You have not started 02-loop yet. Start it with:\n  go run ./labs start 02-loop\n")
-	assert.NoDirExists(t, wb.copyDir("02-loop"), "reset starts nothing")
+	if res.status != 1 {
+		t.Errorf("%s before start: exit status %d, want 1: there is nothing to start over", res, res.status)
+	}
+	wantContains(t, res.stdout, "You have not started 02-loop yet. Start it with:\n  go run ./labs start 02-loop\n", "%s: standard output", res)
+	if info, err := os.Lstat(wb.copyDir("02-loop")); err == nil && info.IsDir() {
+		t.Errorf("after %s, %s is a directory, want none: reset starts nothing", res, wb.copyDir("02-loop"))
+	}
 
-	require.Equal(t, 0, runCommand(t, wb, "start", "02").status)
+	startLab(t, wb, "02")
 	res = runCommand(t, wb, "reset", "02")
-	assert.Equal(t, 0, res.status, "an untouched copy resets without -force")
-	assert.Contains(t, res.stdout, "Reset 02-loop: your copy is the starter again.")
+	if res.status != 0 {
+		t.Errorf("%s: exit status %d, want 0: an untouched copy resets without -force", res, res.status)
+	}
+	wantContains(t, res.stdout, "Reset 02-loop: your copy is the starter again.", "%s: standard output", res)
 
 	dir := wb.copyDir("02-loop")
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "loop.go"), []byte("my work"), 0o644))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("mine"), 0o644))
-	require.NoError(t, os.Remove(filepath.Join(dir, "README.md")))
+	writeFile(t, filepath.Join(dir, "loop.go"), []byte("my work"), 0o644)
+	writeFile(t, filepath.Join(dir, "notes.txt"), []byte("mine"), 0o644)
+	if err := os.Remove(filepath.Join(dir, "README.md")); err != nil {
+		t.Fatal(err)
+	}
 	res = runCommand(t, wb, "reset", "02")
-	assert.Equal(t, 1, res.status)
-	assert.Contains(t, res.stdout, "holds work of yours that reset would discard: loop.go, notes.txt.")
-	assert.Contains(t, res.stdout, "go run ./labs reset -force 02-loop")
-	data, err := os.ReadFile(filepath.Join(dir, "loop.go"))
-	require.NoError(t, err)
-	assert.Equal(t, "my work", string(data), "the work is left as it is")
+	wantStatus(t, res, 1)
+	wantContains(t, res.stdout, "holds work of yours that reset would discard: loop.go, notes.txt.", "%s: standard output", res)
+	wantContains(t, res.stdout, "go run ./labs reset -force 02-loop", "%s: standard output", res)
+	if got := string(readFile(t, filepath.Join(dir, "loop.go"))); got != "my work" {
+		t.Errorf("after %s, loop.go holds %q, want %q: the work is left as it is", res, got, "my work")
+	}
 
 	res = runCommand(t, wb, "reset", "02", "-force")
-	assert.Equal(t, 0, res.status, res.stderr)
-	data, err = os.ReadFile(filepath.Join(dir, "loop.go"))
-	require.NoError(t, err)
-	assert.Contains(t, string(data), firstLine(labOf(t, "02-loop").Exercises[0].Regions[0].TODO.EN))
-	assert.NoFileExists(t, filepath.Join(dir, "notes.txt"))
-	assert.FileExists(t, filepath.Join(dir, "README.md"))
-	entries, err := os.ReadDir(wb.work)
-	require.NoError(t, err)
-	assert.Len(t, entries, 1, "no temporary directory is left behind")
+	wantStatus(t, res, 0)
+	wantContains(t, string(readFile(t, filepath.Join(dir, "loop.go"))), firstLine(labOf(t, "02-loop").Exercises[0].Regions[0].TODO.EN), "loop.go after %s", res)
+	wantNoFile(t, filepath.Join(dir, "notes.txt"), "after %s", res)
+	wantFile(t, filepath.Join(dir, "README.md"), "after %s", res)
+	wantOnlyTheCopy(t, wb)
 }
 
 // TestResetAdvisesAPlaceToKeepWork checks that the place reset advises
@@ -264,23 +311,34 @@ func TestResetRefusesToDiscardChangedWork(t *testing.T) {
 // as go list ./... shows.
 func TestResetAdvisesAPlaceToKeepWork(t *testing.T) {
 	wb := testWorkbook(t, true)
-	require.Equal(t, 0, runCommand(t, wb, "start", "02").status)
+	startLab(t, wb, "02")
 	dir := wb.copyDir("02-loop")
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "loop.go"), []byte("package main\n\nfunc main() {}\n"), 0o644))
+	writeFile(t, filepath.Join(dir, "loop.go"), []byte("package main\n\nfunc main() {}\n"), 0o644)
 	res := runCommand(t, wb, "reset", "02")
-	require.Equal(t, 1, res.status)
+	if res.status != 1 {
+		t.Fatalf("%s: exit status %d, want 1", res, res.status)
+	}
 	_, command, ok := strings.Cut(res.stdout, "\n  mv ")
-	require.True(t, ok, res.stdout)
+	if !ok {
+		t.Fatalf("%s advises no mv command; it printed\n%s", res, res.stdout)
+	}
 	from, to, _ := strings.Cut(strings.TrimSuffix(command, "\n"), " ")
-	assert.Equal(t, wb.rel(dir), from)
-	assert.Equal(t, wb.rel(wb.keepDir("02-loop")), to)
+	if want := wb.rel(dir); from != want {
+		t.Errorf("mv moves %q, want the copy, %q", from, want)
+	}
+	if want := wb.rel(wb.keepDir("02-loop")); to != want {
+		t.Errorf("mv moves the copy to %q, want %q", to, want)
+	}
 
 	// git ignores _mywork/, and the place is in it.
 	real := openedWorkbook(t)
-	assert.Equal(t, real.work, filepath.Dir(real.keepDir("02-loop")))
-	gitignore, err := os.ReadFile(filepath.Join(real.root, ".gitignore"))
-	require.NoError(t, err)
-	assert.Contains(t, strings.Split(string(gitignore), "\n"), "/"+filepath.Base(real.work)+"/")
+	if got := filepath.Dir(real.keepDir("02-loop")); got != real.work {
+		t.Errorf("the place to keep work is in %s, want %s", got, real.work)
+	}
+	gitignore := readFile(t, filepath.Join(real.root, ".gitignore"))
+	if want := "/" + filepath.Base(real.work) + "/"; !slices.Contains(strings.Split(string(gitignore), "\n"), want) {
+		t.Errorf(".gitignore has no line %q; it is\n%s", want, gitignore)
+	}
 
 	// go test ./... leaves the copies out, and go test ./_mywork/02-loop,
 	// as the README says, tests a copy: go list lists them so.
@@ -288,54 +346,81 @@ func TestResetAdvisesAPlaceToKeepWork(t *testing.T) {
 		cmd := exec.Command("go", "list", pattern)
 		cmd.Dir = wb.root
 		out, err := cmd.CombinedOutput()
-		require.NoError(t, err, "%s", out)
+		if err != nil {
+			t.Fatalf("go list %s: %v\n%s", pattern, err, out)
+		}
 		return string(out)
 	}
-	assert.NotContains(t, list("./..."), filepath.Base(wb.work))
-	assert.Contains(t, list("./"+wb.rel(dir)), "/"+wb.rel(dir)+"\n")
+	wantNotContains(t, list("./..."), filepath.Base(wb.work), "go list ./...")
+	wantContains(t, list("./"+wb.rel(dir)), "/"+wb.rel(dir)+"\n", "go list ./%s", wb.rel(dir))
 }
 
 func TestResetForgetsTheHints(t *testing.T) {
 	wb := testWorkbook(t, false)
-	require.Equal(t, 0, runCommand(t, wb, "start", "02").status)
-	require.NoError(t, wb.saveState(state{Hints: map[string]map[string]int{"02-loop": {"run-loop": 2}, "06-steering": {"x": 1}}}))
-	require.Equal(t, 0, runCommand(t, wb, "reset", "02").status)
-	assert.Equal(t, map[string]map[string]int{"06-steering": {"x": 1}}, wb.loadState().Hints)
+	startLab(t, wb, "02")
+	if err := wb.saveState(state{Hints: map[string]map[string]int{"02-loop": {"run-loop": 2}, "06-steering": {"x": 1}}}); err != nil {
+		t.Fatal(err)
+	}
+	if res := runCommand(t, wb, "reset", "02"); res.status != 0 {
+		t.Fatalf("%s: exit status %d, want 0; it printed\n%s%s", res, res.status, res.stdout, res.stderr)
+	}
+	want := map[string]map[string]int{"06-steering": {"x": 1}}
+	if diff := cmp.Diff(want, wb.loadState().Hints); diff != "" {
+		t.Errorf("the hints after reset 02 (-want +got):\n%s", diff)
+	}
 }
 
 func TestSolutionShowsWhatDiffers(t *testing.T) {
 	wb := testWorkbook(t, false)
-	require.Equal(t, 0, runCommand(t, wb, "start", "02").status)
+	startLab(t, wb, "02")
 	dir := wb.copyDir("02-loop")
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("mine\n"), 0o644))
-	require.NoError(t, os.Remove(filepath.Join(dir, "README.md")))
+	writeFile(t, filepath.Join(dir, "notes.txt"), []byte("mine\n"), 0o644)
+	if err := os.Remove(filepath.Join(dir, "README.md")); err != nil {
+		t.Fatal(err)
+	}
 
 	res := runCommand(t, wb, "solution", "02")
-	assert.Equal(t, 0, res.status)
+	wantStatus(t, res, 0)
 	rel := wb.rel(dir)
-	assert.Contains(t, res.stdout, "--- "+rel+"/loop.go (yours)\n+++ labs/02-loop/loop.go (the lab's)\n@@ ")
-	assert.NotContains(t, res.stdout, firstLine(labOf(t, "02-loop").Exercises[0].Regions[0].TODO.EN), "the starter's TODO, left in place, is no difference")
-	assert.Contains(t, res.stdout, "+\t// Step 1: the user's input enters the history.")
-	assert.Contains(t, res.stdout, rel+"/README.md is missing from your copy (the lab's is labs/02-loop/README.md).")
-	assert.Contains(t, res.stdout, rel+"/notes.txt is yours alone")
-	assert.NotContains(t, res.stdout, "main_test.go", "only the files that differ")
-	assert.NotContains(t, res.stdout, "\x1b[", "no colour off a terminal")
+	wantContains(t, res.stdout, "--- "+rel+"/loop.go (yours)\n+++ labs/02-loop/loop.go (the lab's)\n@@ ", "%s: standard output", res)
+	wantNotContains(t, res.stdout, firstLine(labOf(t, "02-loop").Exercises[0].Regions[0].TODO.EN), "%s: the starter's TODO, left in place, is no difference", res)
+	wantContains(t, res.stdout, "+\t// Step 1: the user's input enters the history.", "%s: standard output", res)
+	wantContains(t, res.stdout, rel+"/README.md is missing from your copy (the lab's is labs/02-loop/README.md).", "%s: standard output", res)
+	wantContains(t, res.stdout, rel+"/notes.txt is yours alone", "%s: standard output", res)
+	wantNotContains(t, res.stdout, "main_test.go", "%s: only the files that differ", res)
+	wantNotContains(t, res.stdout, "\x1b[", "%s: no colour off a terminal", res)
 
 	labFiles, err := wb.labFiles("02-loop")
-	require.NoError(t, err)
-	require.NoError(t, os.RemoveAll(dir))
-	require.NoError(t, writeFiles(dir, labFiles))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeFiles(dir, labFiles); err != nil {
+		t.Fatal(err)
+	}
 	res = runCommand(t, wb, "solution", "02")
-	assert.Equal(t, "Your files in "+rel+" are the lab's.\n", res.stdout)
+	if want := "Your files in " + rel + " are the lab's.\n"; res.stdout != want {
+		t.Errorf("%s of the lab's files: standard output is %q, want %q", res, res.stdout, want)
+	}
 }
 
 func TestStateSurvivesABrokenFile(t *testing.T) {
 	wb := testWorkbook(t, false)
-	require.NoError(t, os.MkdirAll(wb.work, 0o755))
-	require.NoError(t, os.WriteFile(wb.statePath(), []byte("{not json"), 0o644))
-	assert.Empty(t, wb.loadState().Hints)
-	require.NoError(t, wb.saveState(state{Hints: map[string]map[string]int{"02-loop": {"run-loop": 1}}}))
-	assert.Equal(t, 1, wb.loadState().Hints["02-loop"]["run-loop"])
+	if err := os.MkdirAll(wb.work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, wb.statePath(), []byte("{not json"), 0o644)
+	if hints := wb.loadState().Hints; len(hints) != 0 {
+		t.Errorf("the hints of a broken state file are %v, want none", hints)
+	}
+	if err := wb.saveState(state{Hints: map[string]map[string]int{"02-loop": {"run-loop": 1}}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := wb.loadState().Hints["02-loop"]["run-loop"]; got != 1 {
+		t.Errorf("the saved count of hints for run-loop reads back as %d, want 1", got)
+	}
 }
 
 // TestExitStatus checks the statuses of the front door's commands, which
@@ -344,33 +429,53 @@ func TestStateSurvivesABrokenFile(t *testing.T) {
 func TestExitStatus(t *testing.T) {
 	wb := testWorkbook(t, false)
 	res := runCommand(t, wb, "-h")
-	assert.Equal(t, 0, res.status)
-	assert.Empty(t, res.stderr)
+	wantStatus(t, res, 0)
+	if res.stderr != "" {
+		t.Errorf("%s: standard error is %q, want nothing", res, res.stderr)
+	}
 
 	res = runCommand(t, wb, "nonsense")
-	assert.Equal(t, 2, res.status)
-	assert.NotContains(t, res.stderr, "error:", "the bad command line is reported once, by the front door")
+	wantStatus(t, res, 2)
+	wantNotContains(t, res.stderr, "error:", "%s: the bad command line is reported once, by the front door", res)
 
 	res = runCommand(t, wb, "check", "02")
-	assert.Equal(t, 1, res.status, "check before start fails")
-	assert.NotContains(t, res.stdout+res.stderr, "error:", "the failure is reported once, by the command")
+	if res.status != 1 {
+		t.Errorf("%s: exit status %d, want 1: check before start fails", res, res.status)
+	}
+	wantNotContains(t, res.stdout+res.stderr, "error:", "%s: the failure is reported once, by the command", res)
 }
 
 func TestLanguage(t *testing.T) {
-	env := func(vars map[string]string) func(string) string {
-		return func(name string) string { return vars[name] }
+	for _, tt := range []struct {
+		env  map[string]string
+		want Lang
+		why  string
+	}{
+		{nil, English, "without a locale"},
+		{map[string]string{"LANG": "zh_CN.UTF-8"}, Chinese, "from LANG"},
+		{map[string]string{"LC_ALL": "C", "LANG": "zh_CN.UTF-8"}, English, "LC_ALL comes first"},
+		{map[string]string{"LC_MESSAGES": "zh_TW", "LANG": "en_US"}, Chinese, "then LC_MESSAGES"},
+	} {
+		if got := langFromEnv(func(name string) string { return tt.env[name] }); got != tt.want {
+			t.Errorf("the language of %v is %q, want %q: %s", tt.env, got, tt.want, tt.why)
+		}
 	}
-	assert.Equal(t, English, langFromEnv(env(nil)))
-	assert.Equal(t, Chinese, langFromEnv(env(map[string]string{"LANG": "zh_CN.UTF-8"})))
-	assert.Equal(t, English, langFromEnv(env(map[string]string{"LC_ALL": "C", "LANG": "zh_CN.UTF-8"})), "LC_ALL comes first")
-	assert.Equal(t, Chinese, langFromEnv(env(map[string]string{"LC_MESSAGES": "zh_TW", "LANG": "en_US"})), "then LC_MESSAGES")
-	_, ok := parseLang("de")
-	assert.False(t, ok)
+	if _, ok := parseLang("de"); ok {
+		t.Errorf("parseLang(%q) succeeds, want it to fail", "de")
+	}
 	l, ok := parseLang("zh")
-	require.True(t, ok)
-	assert.Equal(t, Chinese, l)
-	assert.Equal(t, "译", Text{EN: "translated", ZH: "译"}.In(Chinese))
-	assert.Equal(t, "only English", Text{EN: "only English"}.In(Chinese))
+	if !ok {
+		t.Fatalf("parseLang(%q) fails, want Chinese", "zh")
+	}
+	if l != Chinese {
+		t.Errorf("parseLang(%q) = %q, want %q", "zh", l, Chinese)
+	}
+	if got := (Text{EN: "translated", ZH: "译"}).In(Chinese); got != "译" {
+		t.Errorf("a translated text in Chinese is %q, want %q", got, "译")
+	}
+	if got := (Text{EN: "only English"}).In(Chinese); got != "only English" {
+		t.Errorf("an untranslated text in Chinese is %q, want the English %q", got, "only English")
+	}
 }
 
 func TestTextsInEveryLanguageTakeTheSameVerbs(t *testing.T) {
@@ -386,8 +491,8 @@ func TestTextsInEveryLanguageTakeTheSameVerbs(t *testing.T) {
 	}
 	// The front door's texts, messages.go's among them.
 	for _, l := range frontDoorTexts(t) {
-		if l.text.ZH != "" {
-			assert.Equal(t, verbs(l.text.EN), verbs(l.text.ZH), "%s: %q", l.pos, l.text.EN)
+		if l.text.ZH != "" && verbs(l.text.ZH) != verbs(l.text.EN) {
+			t.Errorf("%s: %q: the Chinese text takes the verbs %q, want the English text's, %q", l.pos, l.text.EN, verbs(l.text.ZH), verbs(l.text.EN))
 		}
 	}
 }
@@ -406,7 +511,9 @@ func TestFlagMistakesInChinese(t *testing.T) {
 		{[]string{"-lang", "fr"}, `-lang "fr"：可选的语言是 en 和 zh` + "\n"},
 	} {
 		res := runIn(t, wb, func(name string) string { return map[string]string{"LANG": "zh_CN.UTF-8"}[name] }, tt.args...)
-		assert.Equal(t, 2, res.status, "%q", tt.args)
-		assert.True(t, strings.HasPrefix(res.stderr, tt.want), "%q: %s", tt.args, res.stderr)
+		wantStatus(t, res, 2)
+		if !strings.HasPrefix(res.stderr, tt.want) {
+			t.Errorf("%s: standard error is\n%s\nwant it to begin %q", res, res.stderr, tt.want)
+		}
 	}
 }

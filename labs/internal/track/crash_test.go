@@ -3,23 +3,51 @@ package track
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/agent-loop-lab/agent-loop-lab/expected"
-	"os"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/agent-loop-lab/agent-loop-lab/expected"
+	"github.com/google/go-cmp/cmp"
 )
+
+// wantWhy checks what check says of a finding, its sentence. The format
+// and its args say what the finding is of, or why.
+func wantWhy(t *testing.T, f *finding, want Text, format string, args ...any) {
+	t.Helper()
+	if f.why != want {
+		t.Errorf("%s: check says %q, want %q", fmt.Sprintf(format, args...), f.why.EN, want.EN)
+	}
+}
+
+// wantLines checks the lines that check shows of a finding. The format and
+// its args say what the finding is of, or why these lines.
+func wantLines(t *testing.T, f *finding, want []string, format string, args ...any) {
+	t.Helper()
+	if !slices.Equal(f.lines, want) {
+		t.Errorf("%s: check shows the lines %q, want %q", fmt.Sprintf(format, args...), f.lines, want)
+	}
+}
+
+// wantFound checks the Findings that check read from a test's output, with
+// where the test reported each.
+func wantFound(t *testing.T, f *finding, want []reported, why string) {
+	t.Helper()
+	if diff := cmp.Diff(want, f.found, cmp.AllowUnexported(reported{})); diff != "" {
+		t.Errorf("the Findings read, %s, differ (-want +got):\n%s", why, diff)
+	}
+}
 
 // findingLine is the line a test writes for a Finding when check asks for
 // data, as go test -json shows it.
 func findingLine(t *testing.T, at string, f expected.Finding) string {
 	t.Helper()
 	data, err := json.Marshal(f)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return "    " + at + ": " + expected.FindingPrefix + string(data)
 }
 
@@ -35,13 +63,17 @@ func TestFailureIsWhatTheTestReported(t *testing.T) {
 		"--- FAIL: TestCalculatorTakesTwoTurnsAndFourMessages (0.00s)",
 	}
 	f := failure(out, "/repo/_mywork/02-loop", "_mywork/02-loop")
-	assert.Empty(t, f.why.EN)
-	assert.Empty(t, f.lines, "what else the test printed is in go test's output, not in the report")
-	assert.Equal(t, []reported{{at: "main_test.go:157", Finding: turns}, {at: "main_test.go:80", Finding: history}}, f.found)
+	if f.why.EN != "" {
+		t.Errorf("check says %q, want only what the test reported", f.why.EN)
+	}
+	if len(f.lines) != 0 {
+		t.Errorf("check shows the lines %q, want none: what else the test printed is in go test's output, not in the report", f.lines)
+	}
+	wantFound(t, f, []reported{{at: "main_test.go:157", Finding: turns}, {at: "main_test.go:80", Finding: history}}, "both, in order")
 
 	r := &report{lab: labOf(t, "02-loop"), rel: "_mywork/02-loop", checkedAll: true, other: f}
 	f.test = "TestCalculatorTakesTwoTurnsAndFourMessages"
-	assert.Contains(t, writeReport(r, English), `
+	wantContains(t, writeReport(r, English), `
       main_test.go:157: 2 turns: one asks for calculate, one answers
         want: 2
         got:  51
@@ -52,8 +84,8 @@ func TestFailureIsWhatTheTestReported(t *testing.T) {
         @@ -1,2 +1 @@
          user "Hi!"
         -assistant "Hello.", stop reason stop
-`)
-	assert.Contains(t, writeReport(r, Chinese), `
+`, "the report")
+	wantContains(t, writeReport(r, Chinese), `
       main_test.go:157: 2 turns: one asks for calculate, one answers
         期望：2
         实际：51
@@ -63,8 +95,10 @@ func TestFailureIsWhatTheTestReported(t *testing.T) {
 	// own lines, without go test's.
 	plain := []string{"=== RUN   TestMine", "    mine_test.go:9: not what I wanted", "        second line", "--- FAIL: TestMine (0.00s)"}
 	f = failure(plain, "/repo/_mywork/02-loop", "_mywork/02-loop")
-	assert.Equal(t, []string{"  mine_test.go:9: not what I wanted", "      second line"}, f.lines)
-	assert.Empty(t, f.found)
+	wantLines(t, f, []string{"  mine_test.go:9: not what I wanted", "      second line"}, "a test that reports no Finding")
+	if len(f.found) != 0 {
+		t.Errorf("check read the Findings %v from a test that reports none", f.found)
+	}
 }
 
 func TestFailureOfAPanicIsItsValueAndItsLine(t *testing.T) {
@@ -82,9 +116,11 @@ github.com/agent-loop-lab/agent-loop-lab/mywork/02-loop.runLoop(...)
 github.com/agent-loop-lab/agent-loop-lab/mywork/02-loop.TestAFailingToolStopsThisLoop(0x77b8228c908?)
 	/repo/mywork/02-loop/main_test.go:92 +0x28`, "\n")
 	f := failure(out, "/repo/mywork/02-loop", "mywork/02-loop")
-	assert.Equal(t, msgPanic, f.why)
-	assert.Equal(t, []any{"runtime error: index out of range [5] with length 1"}, f.whyArgs)
-	assert.Equal(t, []string{"  at mywork/02-loop/loop.go:68"}, f.lines, "the learner's code, not the test")
+	wantWhy(t, f, msgPanic, "a panic")
+	if want := []any{"runtime error: index out of range [5] with length 1"}; !slices.Equal(f.whyArgs, want) {
+		t.Errorf("check names the panic's value as %q, want %q", f.whyArgs, want)
+	}
+	wantLines(t, f, []string{"  at mywork/02-loop/loop.go:68"}, "a panic: the learner's code, not the test")
 }
 
 func TestAPanicIsPlacedInTheLearnersCode(t *testing.T) {
@@ -100,9 +136,9 @@ github.com/x/mywork/05-parallel.(*runState).execute.func1()
 github.com/x/mywork/05-parallel.TestAPanickingToolBecomesAnErrorResult(0x77b8228c908?)
 	/repo/mywork/05-parallel/loop_test.go:92 +0x28`, "\n")
 	f := failure(out, "/repo/mywork/05-parallel", "mywork/05-parallel", "batch.go")
-	assert.Equal(t, []string{"  at mywork/05-parallel/batch.go:201"}, f.lines, "the tool panicked, and the learner's code let the panic through")
+	wantLines(t, f, []string{"  at mywork/05-parallel/batch.go:201"}, "the tool panicked, and the learner's code let the panic through")
 	f = failure(out, "/repo/mywork/05-parallel", "mywork/05-parallel")
-	assert.Equal(t, []string{"  at mywork/05-parallel/tools.go:47"}, f.lines, "without the learner's files, the first frame outside the tests")
+	wantLines(t, f, []string{"  at mywork/05-parallel/tools.go:47"}, "without the learner's files, the first frame outside the tests")
 }
 
 func TestAPanicInAFolderWithSpacesIsPlaced(t *testing.T) {
@@ -113,7 +149,7 @@ goroutine 8 [running]:
 github.com/x/_mywork/02-loop.runLoop(...)
 	/home/Jane Doe/agent loop lab/_mywork/02-loop/loop.go:48 +0x28`, "\n")
 	f := failure(out, "/home/Jane Doe/agent loop lab/_mywork/02-loop", "_mywork/02-loop")
-	assert.Equal(t, []string{"  at _mywork/02-loop/loop.go:48"}, f.lines)
+	wantLines(t, f, []string{"  at _mywork/02-loop/loop.go:48"}, "a panic in a folder with spaces")
 	for line, want := range map[string]string{
 		"\t/a b/c.go:12 +0x1d": "/a b/c.go:12",
 		"\t/a b/c.go:12":       "/a b/c.go:12",
@@ -122,8 +158,9 @@ github.com/x/_mywork/02-loop.runLoop(...)
 		"\tcreated by x":       "",
 	} {
 		at, ok := frameAt(line)
-		assert.Equal(t, want, at, "%q", line)
-		assert.Equal(t, want != "", ok, "%q", line)
+		if at != want || ok != (want != "") {
+			t.Errorf("frameAt(%q) = %q, %t, want %q, %t", line, at, ok, want, want != "")
+		}
 	}
 }
 
@@ -141,8 +178,8 @@ goroutine 10 [chan receive (durable), synctest bubble 1]:
 github.com/x/mywork/06-steering.(*Agent).poll(0x61720180b48?)
 	/repo/mywork/06-steering/agent.go:120 +0x25`, "\n")
 	f := failure(out, "/repo/mywork/06-steering", "mywork/06-steering")
-	assert.Equal(t, msgDeadlock, f.why)
-	assert.Equal(t, []string{"  at mywork/06-steering/agent.go:120"}, f.lines, "no goroutine dump, only the place")
+	wantWhy(t, f, msgDeadlock, "a deadlock")
+	wantLines(t, f, []string{"  at mywork/06-steering/agent.go:120"}, "a deadlock: no goroutine dump, only the place")
 }
 
 func TestFailureOfADeadlockKeepsWhatTheTestSaid(t *testing.T) {
@@ -156,17 +193,20 @@ goroutine 10 [chan send (durable), synctest bubble 1]:
 github.com/x/mywork/05-parallel.(*runState).execute.func1()
 	/repo/mywork/05-parallel/batch.go:205 +0x25`, "\n")
 	f := failure(out, "/repo/mywork/05-parallel", "mywork/05-parallel")
-	assert.Equal(t, msgDeadlock, f.why)
-	assert.Equal(t, []string{"  at mywork/05-parallel/batch.go:205"}, f.lines)
-	assert.Equal(t, []reported{{at: "main_test.go:40", Finding: stuck}}, f.found, "what the test said before the deadlock")
+	wantWhy(t, f, msgDeadlock, "a deadlock")
+	wantLines(t, f, []string{"  at mywork/05-parallel/batch.go:205"}, "a deadlock")
+	wantFound(t, f, []reported{{at: "main_test.go:40", Finding: stuck}}, "what the test said before the deadlock")
 }
 
 // events writes go test -json lines.
 func events(t *testing.T, evs ...testEvent) []byte {
+	t.Helper()
 	var b strings.Builder
 	for _, ev := range evs {
 		data, err := json.Marshal(ev)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		b.Write(data)
 		b.WriteByte('\n')
 	}
@@ -206,26 +246,42 @@ func TestParseEventsOfATimeout(t *testing.T) {
 			{Action: "pass", Package: "github.com/x/other"},
 		})...)
 	runs := parseEvents(out, []string{"mywork/02-loop"})
-	require.Len(t, runs, 1, "other packages are not reported")
+	if len(runs) != 1 {
+		t.Fatalf("parseEvents reports %d packages, want 1: other packages are not reported", len(runs))
+	}
 	run := runs["mywork/02-loop"]
-	assert.True(t, run.built)
-	assert.True(t, run.timedOut)
-	assert.Equal(t, []string{"TestHang"}, run.running)
-	assert.Equal(t, passed, run.tests["TestA"].status)
-	assert.Equal(t, unfinished, run.tests["TestHang"].status)
+	if !run.built {
+		t.Error("the package is not built, want it built: its tests ran")
+	}
+	if !run.timedOut {
+		t.Error("the package did not time out, want it timed out")
+	}
+	if want := []string{"TestHang"}; !slices.Equal(run.running, want) {
+		t.Errorf("the tests running at the timeout are %q, want %q", run.running, want)
+	}
+	if got := run.tests["TestA"].status; got != passed {
+		t.Errorf("TestA ended with status %d, want %d (passed)", got, passed)
+	}
+	if got := run.tests["TestHang"].status; got != unfinished {
+		t.Errorf("TestHang ended with status %d, want %d (unfinished)", got, unfinished)
+	}
 
 	r := &report{lab: &Lab{Name: "02-loop"}, dir: "/repo/mywork/02-loop", rel: "mywork/02-loop"}
 	f := r.findingOf(run, "TestHang")
-	assert.Equal(t, msgTimeout, f.why, "a timeout gets a sentence, not a dump")
-	assert.Equal(t, []string{"  at mywork/02-loop/loop.go:55"}, f.lines, "and the line of the copy where it was")
-	assert.Equal(t, msgNotRun, r.findingOf(run, "TestLater").why, "a test after the timeout did not run")
+	wantWhy(t, f, msgTimeout, "a timeout gets a sentence, not a dump")
+	wantLines(t, f, []string{"  at mywork/02-loop/loop.go:55"}, "a timeout: the line of the copy where it was")
+	wantWhy(t, r.findingOf(run, "TestLater"), msgNotRun, "a test after the timeout did not run")
 
 	// The rules' order is not the order go test ran their tests in.
 	r = &report{lab: &Lab{Name: "02-loop", Exercises: []Exercise{{Rules: []Rule{{Test: "TestA"}, {Test: "TestLater"}, {Test: "TestHang"}}}}}, dir: "/repo/mywork/02-loop", rel: "mywork/02-loop"}
 	r.first(run)
-	require.Len(t, r.exercises, 1)
-	assert.Equal(t, 2, r.exercises[0].broken, "the rule whose test hung, not the earlier rule whose test it kept from running")
-	assert.Equal(t, msgTimeout, r.exercises[0].finding.why)
+	if len(r.exercises) != 1 {
+		t.Fatalf("the report has %d exercises, want 1", len(r.exercises))
+	}
+	if got := r.exercises[0].broken; got != 2 {
+		t.Errorf("the broken rule is at index %d, want 2: the rule whose test hung, not the earlier rule whose test it kept from running", got)
+	}
+	wantWhy(t, r.exercises[0].finding, msgTimeout, "the broken rule")
 }
 
 // TestATimeoutOnALockSaysSo checks the timeout of a test whose goroutine
@@ -244,9 +300,11 @@ func TestATimeoutOnALockSaysSo(t *testing.T) {
 		"\t/usr/local/go/src/sync/mutex.go:46 +0x1d",
 		"github.com/x/mywork/06-steering.(*queue).waiting(...)",
 		"\t/repo/mywork/06-steering/queue.go:66 +0x7a6")
-	assert.Equal(t, msgTimeoutLock, f.why)
-	assert.Equal(t, "TestHang/mode_all", f.test, "the subtest that hung")
-	assert.Equal(t, []string{"  at mywork/06-steering/queue.go:66"}, f.lines, "where the goroutine waits for the lock, not the first line of the copy in the dump")
+	wantWhy(t, f, msgTimeoutLock, "a timeout on a lock")
+	if want := "TestHang/mode_all"; f.test != want {
+		t.Errorf("the finding is of %s, want the subtest that hung, %s", f.test, want)
+	}
+	wantLines(t, f, []string{"  at mywork/06-steering/queue.go:66"}, "where the goroutine waits for the lock, not the first line of the copy in the dump")
 }
 
 // TestAPanicInASubtestIsAPanic checks a goroutine that panics while a
@@ -258,9 +316,13 @@ func TestAPanicInASubtestIsAPanic(t *testing.T) {
 		"goroutine 9 [running]:",
 		"github.com/x/mywork/05-parallel.(*runState).execute.func1()",
 		"\t/repo/mywork/05-parallel/batch.go:206 +0x4f4")
-	assert.Equal(t, msgPanic, f.why)
-	assert.Equal(t, "TestResults/part_1", f.test)
-	assert.Contains(t, f.lines, "  at mywork/05-parallel/batch.go:206")
+	wantWhy(t, f, msgPanic, "a panic in a subtest")
+	if want := "TestResults/part_1"; f.test != want {
+		t.Errorf("the finding is of %s, want the subtest, %s", f.test, want)
+	}
+	if want := "  at mywork/05-parallel/batch.go:206"; !slices.Contains(f.lines, want) {
+		t.Errorf("check shows the lines %q, want them to hold %q", f.lines, want)
+	}
 }
 
 // subtestFinding returns what check finds for test of a copy of lab when
@@ -280,7 +342,9 @@ func subtestFinding(t *testing.T, lab, test, sub string, lines ...string) *findi
 			{Action: "fail", Package: pkg},
 		})...)
 	run := parseEvents(out, []string{rel})[rel]
-	require.NotNil(t, run)
+	if run == nil {
+		t.Fatalf("parseEvents reports nothing of %s", rel)
+	}
 	r := &report{lab: &Lab{Name: lab}, dir: "/repo/" + rel, rel: rel}
 	return r.findingOf(run, test)
 }
@@ -296,12 +360,20 @@ func TestParseEventsOfABuildFailure(t *testing.T) {
 		testEvent{Action: "fail", Package: pkg, FailedBuild: pkg + " [" + pkg + ".test]"},
 	)
 	run := parseEvents(out, []string{"mywork/02-loop"})["mywork/02-loop"]
-	require.NotNil(t, run)
-	assert.False(t, run.built)
+	if run == nil {
+		t.Fatal("parseEvents reports nothing of mywork/02-loop")
+	}
+	if run.built {
+		t.Error("the package is built, want a build failure")
+	}
 	r := &report{lab: labOf(t, "02-loop"), rel: "mywork/02-loop"}
 	r.first(run)
-	assert.Equal(t, []string{"mywork/02-loop/loop.go:61:2: declared and not used: history"}, r.build, "the compiler's errors, with paths in mywork/")
-	assert.False(t, r.vet)
+	if want := []string{"mywork/02-loop/loop.go:61:2: declared and not used: history"}; !slices.Equal(r.build, want) {
+		t.Errorf("the build's messages are %q, want %q: the compiler's errors, with paths in mywork/", r.build, want)
+	}
+	if r.vet {
+		t.Error("the report blames go vet, want the compiler")
+	}
 }
 
 func TestFirstFailedLeafIsTheDeepestFirstFailure(t *testing.T) {
@@ -312,14 +384,23 @@ func TestFirstFailedLeafIsTheDeepestFirstFailure(t *testing.T) {
 	}{{"TestA", failed}, {"TestA/one", passed}, {"TestA/two", failed}, {"TestA/two/x", failed}, {"TestA/three", failed}} {
 		run.test(tt.name).status = tt.status
 	}
-	assert.Equal(t, "TestA/two/x", firstFailedLeaf(run, "TestA").name)
-	assert.Equal(t, "TestA/three", firstFailedLeaf(run, "TestA/three").name)
+	for test, want := range map[string]string{"TestA": "TestA/two/x", "TestA/three": "TestA/three"} {
+		if got := firstFailedLeaf(run, test).name; got != want {
+			t.Errorf("the first failed leaf of %s is %s, want %s", test, got, want)
+		}
+	}
 }
 
 func TestRuleFromName(t *testing.T) {
-	assert.Equal(t, "a failing tool stops this loop (TestAFailingToolStopsThisLoop)", ruleFromName("TestAFailingToolStopsThisLoop"))
-	assert.Equal(t, "command line: unknown flag (TestCommandLine/unknown_flag)", ruleFromName("TestCommandLine/unknown_flag"))
-	assert.Equal(t, "json as text (TestJSONAsText)", ruleFromName("TestJSONAsText"))
+	for name, want := range map[string]string{
+		"TestAFailingToolStopsThisLoop": "a failing tool stops this loop (TestAFailingToolStopsThisLoop)",
+		"TestCommandLine/unknown_flag":  "command line: unknown flag (TestCommandLine/unknown_flag)",
+		"TestJSONAsText":                "json as text (TestJSONAsText)",
+	} {
+		if got := ruleFromName(name); got != want {
+			t.Errorf("ruleFromName(%q) = %q, want %q", name, got, want)
+		}
+	}
 }
 
 // TestAFloodOfOutputIsCapped checks that a learner's code that prints in a
@@ -346,14 +427,26 @@ func TestAFloodOfOutputIsCapped(t *testing.T) {
 		testEvent{Action: "output", Package: "github.com/x/mywork/02-loop", Test: "TestB", Output: "another package's line\n"},
 		testEvent{Action: "fail", Package: pkg},
 	))
-	assert.Less(t, l.buf.Len(), maxOutput+1<<10, "the flood past the limit is dropped")
+	if got, limit := l.buf.Len(), maxOutput+1<<10; got >= limit {
+		t.Errorf("the log holds %d bytes, want fewer than %d: the flood past the limit is dropped", got, limit)
+	}
 	run := parseEvents(l.buf.Bytes(), []string{"mywork/01-no-loop"})["mywork/01-no-loop"]
-	require.NotNil(t, run)
+	if run == nil {
+		t.Fatal("parseEvents reports nothing of mywork/01-no-loop")
+	}
+	// The messages leave out the output, which holds megabytes.
 	out := strings.Join(run.tests["TestA"].output, "\n")
-	assert.NotContains(t, out, "flood after the limit")
-	assert.Contains(t, out, "panic: test timed out after 10s")
-	assert.Contains(t, out, "\t/repo/mywork/01-no-loop/main.go:60 +0x1")
-	assert.Contains(t, l.buf.String(), "another package's line", "each package has its own limit")
+	if strings.Contains(out, "flood after the limit") {
+		t.Errorf("TestA's output holds %q, want the flood past the limit dropped", "flood after the limit")
+	}
+	for _, want := range []string{"panic: test timed out after 10s", "\t/repo/mywork/01-no-loop/main.go:60 +0x1"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("TestA's output does not hold %q, want the lines that say what happened kept", want)
+		}
+	}
+	if !strings.Contains(l.buf.String(), "another package's line") {
+		t.Errorf("the log does not hold %q, want it kept: each package has its own limit", "another package's line")
+	}
 }
 
 // TestAFloodThatLooksLikeGoTestsOwnOutputIsCappedToo checks that lines
@@ -372,11 +465,17 @@ func TestAFloodThatLooksLikeGoTestsOwnOutputIsCappedToo(t *testing.T) {
 	for _, out := range []string{"\tdebug\n", "--- FAIL: fake\n", "goroutine 1 [running]:\n"} {
 		flood(out, 2<<20)
 	}
-	assert.Less(t, l.buf.Len(), maxOutput+1<<10, "lines that look like go test's are dropped past the limit")
+	if got, limit := l.buf.Len(), maxOutput+1<<10; got >= limit {
+		t.Errorf("the log holds %d bytes, want fewer than %d: lines that look like go test's are dropped past the limit", got, limit)
+	}
 	flood("panic: fake\n", 2*maxCrashes*maxCrashOutput)
-	assert.Less(t, l.buf.Len(), maxOutput+maxCrashes*maxCrashOutput+1<<10, "at most %d crashes' output past the limit", maxCrashes)
+	if got, limit := l.buf.Len(), maxOutput+maxCrashes*maxCrashOutput+1<<10; got >= limit {
+		t.Errorf("the log holds %d bytes, want fewer than %d: at most %d crashes' output past the limit", got, limit, maxCrashes)
+	}
 	l.Write(events(t, testEvent{Action: "fail", Package: pkg, Test: "TestA"}))
-	assert.Contains(t, l.buf.String(), `"Action":"fail"`, "events that are not output are always kept")
+	if !strings.Contains(l.buf.String(), `"Action":"fail"`) {
+		t.Errorf("the log holds no %q, want it kept: events that are not output are always kept", `"Action":"fail"`)
+	}
 }
 
 // TestAnExitIsNotAMissingTest checks what check says when the learner's
@@ -386,7 +485,7 @@ func TestAFloodThatLooksLikeGoTestsOwnOutputIsCappedToo(t *testing.T) {
 func TestAnExitIsNotAMissingTest(t *testing.T) {
 	const pkg = "github.com/x/mywork/01-no-loop"
 	dir := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "main_test.go"), []byte("package main\n\nfunc TestA(t *testing.T) {}\n"), 0o644))
+	writeFile(t, filepath.Join(dir, "main_test.go"), []byte("package main\n\nfunc TestA(t *testing.T) {}\n"), 0o644)
 	lab := &Lab{Name: "01-no-loop", Exercises: []Exercise{{Rules: []Rule{{Test: "TestA"}, {Test: "TestB"}}}}}
 
 	atStart := parseEvents(events(t,
@@ -396,19 +495,27 @@ func TestAnExitIsNotAMissingTest(t *testing.T) {
 	), []string{"mywork/01-no-loop"})["mywork/01-no-loop"]
 	r := &report{lab: lab, dir: dir, rel: "mywork/01-no-loop"}
 	r.first(atStart)
-	assert.True(t, r.exited)
-	assert.True(t, r.cannotRun())
-	assert.Contains(t, writeReport(r, English), "Your code in mywork/01-no-loop ends the test program as the package starts, before any test runs: does an init function call os.Exit or log.Fatal?")
+	if !r.exited {
+		t.Error("an exit as the package starts is not reported as an exit")
+	}
+	if !r.cannotRun() {
+		t.Error("after an exit as the package starts, the report says the tests can run")
+	}
+	wantContains(t, writeReport(r, English), "Your code in mywork/01-no-loop ends the test program as the package starts, before any test runs: does an init function call os.Exit or log.Fatal?", "the report")
 
 	// No test ran because the copy has none of them: they are missing.
 	other := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(other, "cli_test.go"), []byte("package main\n\nfunc TestCommandLine(t *testing.T) {}\n"), 0o644))
+	writeFile(t, filepath.Join(other, "cli_test.go"), []byte("package main\n\nfunc TestCommandLine(t *testing.T) {}\n"), 0o644)
 	r = &report{lab: lab, dir: other, rel: "mywork/01-no-loop"}
 	r.first(atStart)
-	assert.False(t, r.exited, "the rules' tests are not in the copy")
-	require.Len(t, r.exercises, 1)
-	assert.Equal(t, msgMissingTest, r.exercises[0].finding.why)
-	assert.Contains(t, writeReport(r, English), "Next: restore the lab's test files")
+	if r.exited {
+		t.Error("a copy without the rules' tests is reported as an exit, want missing tests: the rules' tests are not in the copy")
+	}
+	if len(r.exercises) != 1 {
+		t.Fatalf("the report has %d exercises, want 1", len(r.exercises))
+	}
+	wantWhy(t, r.exercises[0].finding, msgMissingTest, "a copy without the rules' tests")
+	wantContains(t, writeReport(r, English), "Next: restore the lab's test files", "the report")
 
 	inTest := parseEvents(events(t,
 		testEvent{Action: "start", Package: pkg},
@@ -419,8 +526,12 @@ func TestAnExitIsNotAMissingTest(t *testing.T) {
 	), []string{"mywork/01-no-loop"})["mywork/01-no-loop"]
 	r = &report{lab: lab, dir: dir, rel: "mywork/01-no-loop"}
 	r.first(inTest)
-	require.Len(t, r.exercises, 1)
-	assert.Equal(t, 0, r.exercises[0].broken)
-	assert.Equal(t, msgExitedInTest, r.exercises[0].finding.why)
-	assert.Equal(t, msgNotRun, r.findingOf(inTest, "TestB").why, "the test after the exit did not run; it is not missing")
+	if len(r.exercises) != 1 {
+		t.Fatalf("the report has %d exercises, want 1", len(r.exercises))
+	}
+	if got := r.exercises[0].broken; got != 0 {
+		t.Errorf("the broken rule is at index %d, want 0, TestA's", got)
+	}
+	wantWhy(t, r.exercises[0].finding, msgExitedInTest, "an exit in a test")
+	wantWhy(t, r.findingOf(inTest, "TestB"), msgNotRun, "the test after the exit did not run; it is not missing")
 }

@@ -2,15 +2,15 @@ package track
 
 import (
 	"context"
-	"github.com/agent-loop-lab/agent-loop-lab/expected"
+	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/agent-loop-lab/agent-loop-lab/expected"
 )
 
 // aCopy writes a package of one test file under wb's work directory and
@@ -18,7 +18,9 @@ import (
 func aCopy(t *testing.T, wb *workbook, name, src string) string {
 	t.Helper()
 	dir := wb.copyDir(name)
-	require.NoError(t, writeFiles(dir, files{"x_test.go": []byte(src)}))
+	if err := writeFiles(dir, files{"x_test.go": []byte(src)}); err != nil {
+		t.Fatal(err)
+	}
 	return wb.rel(dir)
 }
 
@@ -35,12 +37,23 @@ func TestAnEndlessInitIsAHangAtItsLine(t *testing.T) {
 	pkg := aCopy(t, wb, "00-init", "package x\n\nimport \"testing\"\n\nfunc init() {\n\tfor {\n\t}\n}\n\nfunc TestA(t *testing.T) {}\n")
 	began := time.Now()
 	runs, err := wb.runTests(t.Context(), []string{pkg})
-	require.NoError(t, err)
-	assert.Less(t, time.Since(began), time.Minute, "ended long before go test's own kill")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(began); took >= time.Minute {
+		t.Errorf("go test ended after %s, want less than a minute: long before go test's own kill", took)
+	}
 	run := runs[pkg]
-	require.NotNil(t, run)
-	assert.True(t, run.hung)
-	assert.Equal(t, wb.rel(filepath.Join(wb.copyDir("00-init"), "x_test.go"))+":6", frameIn(run.output, wb.copyDir("00-init"), wb.rel(wb.copyDir("00-init"))))
+	if run == nil {
+		t.Fatalf("go test reported nothing of %s", pkg)
+	}
+	if !run.hung {
+		t.Error("the run is not reported as hung")
+	}
+	want := wb.rel(filepath.Join(wb.copyDir("00-init"), "x_test.go")) + ":6"
+	if got := frameIn(run.output, wb.copyDir("00-init"), wb.rel(wb.copyDir("00-init"))); got != want {
+		t.Errorf("the hang is placed at %q, want %q", got, want)
+	}
 }
 
 // TestAMemoryBlowUpIsNamed checks that a test that allocates without end
@@ -53,10 +66,16 @@ func TestAMemoryBlowUpIsNamed(t *testing.T) {
 	wb := testWorkbook(t, true)
 	pkg := aCopy(t, wb, "00-memory", "package x\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {\n\tvar s [][]byte\n\tfor {\n\t\ts = append(s, make([]byte, 1<<20))\n\t\ts[len(s)-1][0] = 1\n\t}\n}\n")
 	runs, err := wb.runTests(t.Context(), []string{pkg})
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	run := runs[pkg]
-	require.NotNil(t, run)
-	assert.Contains(t, run.fatal, "out of memory")
+	if run == nil {
+		t.Fatalf("go test reported nothing of %s", pkg)
+	}
+	if !strings.Contains(run.fatal, "out of memory") {
+		t.Errorf("the fatal error is %q, want one that says %q", run.fatal, "out of memory")
+	}
 }
 
 // TestCtrlCEndsTheWholeGroup checks that a cancelled check ends go test and
@@ -82,8 +101,12 @@ func TestCtrlCEndsTheWholeGroup(t *testing.T) {
 		}
 	}()
 	_, err := wb.runTests(ctx, []string{pkg})
-	assert.ErrorIs(t, err, context.Canceled)
-	assert.Zero(t, binariesNamed("00-stubborn.test"), "no test binary outlives the track")
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("runTests, cancelled: error %v, want context.Canceled", err)
+	}
+	if n := binariesNamed("00-stubborn.test"); n != 0 {
+		t.Errorf("%d test binaries run after the cancel, want none: no test binary outlives the track", n)
+	}
 }
 
 // binariesNamed counts the running processes whose program is named name.

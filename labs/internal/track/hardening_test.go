@@ -3,6 +3,7 @@ package track
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"math"
 	"os"
@@ -10,9 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // brokenRuleReport is a report of a copy of lab whose first rule is broken.
@@ -40,15 +38,32 @@ func TestHintSurvivesAnyStateFile(t *testing.T) {
 		stored int
 		want   int
 	}{{-1, 1}, {math.MinInt, 1}, {math.MaxInt, len(rule.Hints) + 1}, {len(rule.Hints) + 5, len(rule.Hints) + 1}} {
-		require.NoError(t, os.MkdirAll(wb.work, 0o755))
+		if err := os.MkdirAll(wb.work, 0o755); err != nil {
+			t.Fatal(err)
+		}
 		data, err := json.Marshal(state{Hints: map[string]map[string]int{lab.Name: {rule.Test: tt.stored}}})
-		require.NoError(t, err)
-		require.NoError(t, os.WriteFile(wb.statePath(), data, 0o644))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, wb.statePath(), data, 0o644)
 		var out bytes.Buffer
 		s := &session{wb: wb, out: newPrinter(&out, English, false), errOut: newPrinter(io.Discard, English, false)}
-		require.NotPanics(t, func() { require.NoError(t, s.hintFor(lab, brokenRuleReport(t, wb, lab))) }, "stored %d", tt.stored)
-		assert.True(t, strings.HasPrefix(out.String(), "Hint "+itoa(tt.want)+" of "+itoa(len(rule.Hints)+1)+","), "stored %d:\n%s", tt.stored, out.String())
-		assert.Equal(t, tt.want, wb.loadState().Hints[lab.Name][rule.Test], "stored %d: saved", tt.stored)
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					t.Fatalf("stored %d: hint panics: %v", tt.stored, p)
+				}
+			}()
+			if err := s.hintFor(lab, brokenRuleReport(t, wb, lab)); err != nil {
+				t.Fatalf("stored %d: hint: %v", tt.stored, err)
+			}
+		}()
+		if want := "Hint " + itoa(tt.want) + " of " + itoa(len(rule.Hints)+1) + ","; !strings.HasPrefix(out.String(), want) {
+			t.Errorf("stored %d: hint prints\n%s\nwant it to begin %q", tt.stored, out.String(), want)
+		}
+		if got := wb.loadState().Hints[lab.Name][rule.Test]; got != tt.want {
+			t.Errorf("stored %d: the count saved is %d, want %d", tt.stored, got, tt.want)
+		}
 	}
 }
 
@@ -61,19 +76,28 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // print as itself.
 func TestResetKeepsHiddenFilesAndBackups(t *testing.T) {
 	wb := testWorkbook(t, false)
-	require.Equal(t, 0, runCommand(t, wb, "start", "02").status)
+	startLab(t, wb, "02")
 	dir := wb.copyDir("02-loop")
 	for _, name := range []string{".notes.md", "loop.go~", "x\x1b]0;title\a\x1b[2J.go"} {
-		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte("mine"), 0o644))
+		writeFile(t, filepath.Join(dir, name), []byte("mine"), 0o644)
 	}
-	require.NoError(t, os.MkdirAll(filepath.Join(dir, "testdata"), 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "testdata", "02-loop.txt.got"), []byte("a golden test's"), 0o644))
+	if err := os.MkdirAll(filepath.Join(dir, "testdata"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "testdata", "02-loop.txt.got"), []byte("a golden test's"), 0o644)
 	res := runCommand(t, wb, "reset", "02")
-	assert.Equal(t, 1, res.status)
-	assert.Contains(t, res.stdout, `reset would discard: .notes.md, loop.go~, "x\x1b]0;title\a\x1b[2J.go".`)
-	assert.NotContains(t, res.stdout, "\x1b")
-	assert.NotContains(t, res.stdout, ".got", "a golden test's output is not work")
-	assert.FileExists(t, filepath.Join(dir, ".notes.md"))
+	wantStatus(t, res, 1)
+	// The output is quoted in the messages, for it may hold escapes.
+	if want := `reset would discard: .notes.md, loop.go~, "x\x1b]0;title\a\x1b[2J.go".`; !strings.Contains(res.stdout, want) {
+		t.Errorf("%s: standard output does not hold %q:\n%q", res, want, res.stdout)
+	}
+	if strings.Contains(res.stdout, "\x1b") {
+		t.Errorf("%s: standard output holds %q, want it escaped:\n%q", res, "\x1b", res.stdout)
+	}
+	if strings.Contains(res.stdout, ".got") {
+		t.Errorf("%s: standard output names a .got file, want it left out: a golden test's output is not work\n%q", res, res.stdout)
+	}
+	wantFile(t, filepath.Join(dir, ".notes.md"), "after %s", res)
 }
 
 // TestSolutionQuotesNamesAndSkipsWhatIsNotCode checks solution's lines for
@@ -81,36 +105,51 @@ func TestResetKeepsHiddenFilesAndBackups(t *testing.T) {
 // quoted, and a program that go build left is named as one.
 func TestSolutionQuotesNamesAndSkipsWhatIsNotCode(t *testing.T) {
 	wb := testWorkbook(t, false)
-	require.Equal(t, 0, runCommand(t, wb, "start", "02").status)
+	startLab(t, wb, "02")
 	dir := wb.copyDir("02-loop")
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "x\x1b[2J.go"), []byte("package main\n"), 0o644))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "02-loop"), []byte("\x7fELF\x02\x01\x01\x00\x00"), 0o755))
+	writeFile(t, filepath.Join(dir, "x\x1b[2J.go"), []byte("package main\n"), 0o644)
+	writeFile(t, filepath.Join(dir, "02-loop"), []byte("\x7fELF\x02\x01\x01\x00\x00"), 0o755)
 	res := runCommand(t, wb, "solution", "02")
-	assert.Equal(t, 0, res.status, res.stderr)
-	assert.NotContains(t, res.stdout, "\x1b")
-	assert.Contains(t, res.stdout, `"`+wb.rel(dir)+`/x\x1b[2J.go" is yours alone`)
-	assert.Contains(t, res.stdout, wb.rel(dir)+"/02-loop is a program, as go build makes, which the lab does not have; it is not compared.")
-	assert.NotContains(t, res.stdout, "-// TODO", "the starter's TODO is no difference")
+	wantStatus(t, res, 0)
+	// The output is quoted in the messages, for it may hold escapes.
+	if strings.Contains(res.stdout, "\x1b") {
+		t.Errorf("%s: standard output holds %q, want it escaped:\n%q", res, "\x1b", res.stdout)
+	}
+	for _, want := range []string{
+		`"` + wb.rel(dir) + `/x\x1b[2J.go" is yours alone`,
+		wb.rel(dir) + "/02-loop is a program, as go build makes, which the lab does not have; it is not compared.",
+	} {
+		if !strings.Contains(res.stdout, want) {
+			t.Errorf("%s: standard output does not hold %q:\n%q", res, want, res.stdout)
+		}
+	}
+	if strings.Contains(res.stdout, "-// TODO") {
+		t.Errorf("%s: standard output holds %q, want none: the starter's TODO is no difference\n%q", res, "-// TODO", res.stdout)
+	}
 }
 
 // TestACopyMayBeALink checks that a copy that is a symbolic link to a
 // directory is a copy, and that one that points to nothing is named so.
 func TestACopyMayBeALink(t *testing.T) {
 	wb := testWorkbook(t, false)
-	require.Equal(t, 0, runCommand(t, wb, "start", "02").status)
+	startLab(t, wb, "02")
 	elsewhere := filepath.Join(t.TempDir(), "02-loop")
-	require.NoError(t, os.Rename(wb.copyDir("02-loop"), elsewhere))
+	if err := os.Rename(wb.copyDir("02-loop"), elsewhere); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.Symlink(elsewhere, wb.copyDir("02-loop")); err != nil {
 		t.Skipf("no symbolic links here: %v", err)
 	}
 	res := runCommand(t, wb, "solution", "02")
-	assert.Equal(t, 0, res.status, res.stdout)
-	assert.NotContains(t, res.stdout, "is a file")
+	wantStatus(t, res, 0)
+	wantNotContains(t, res.stdout, "is a file", "%s: standard output", res)
 
-	require.NoError(t, os.RemoveAll(elsewhere))
+	if err := os.RemoveAll(elsewhere); err != nil {
+		t.Fatal(err)
+	}
 	res = runCommand(t, wb, "solution", "02")
-	assert.Equal(t, 1, res.status)
-	assert.Contains(t, res.stdout, "is a symbolic link to nothing")
+	wantStatus(t, res, 1)
+	wantContains(t, res.stdout, "is a symbolic link to nothing", "%s: standard output", res)
 }
 
 // TestAStartThatLosesTheRaceSaysTheCopyIsThere checks what start says when
@@ -118,15 +157,16 @@ func TestACopyMayBeALink(t *testing.T) {
 func TestAStartThatLosesTheRaceSaysTheCopyIsThere(t *testing.T) {
 	wb := testWorkbook(t, false)
 	lab := labOf(t, "02-loop")
-	require.NoError(t, os.MkdirAll(filepath.Join(wb.copyDir(lab.Name), "loop.go"), 0o755))
+	if err := os.MkdirAll(filepath.Join(wb.copyDir(lab.Name), "loop.go"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	var out bytes.Buffer
 	s := &session{wb: wb, out: newPrinter(&out, English, false), errOut: newPrinter(io.Discard, English, false)}
-	err := s.writeStarter(lab, wb.copyDir(lab.Name))
-	assert.ErrorIs(t, err, errFailed)
-	assert.Contains(t, out.String(), "You have started 02-loop already")
-	entries, err := os.ReadDir(wb.work)
-	require.NoError(t, err)
-	assert.Len(t, entries, 1, "no temporary directory is left")
+	if err := s.writeStarter(lab, wb.copyDir(lab.Name)); !errors.Is(err, errFailed) {
+		t.Errorf("writeStarter: error %v, want errFailed", err)
+	}
+	wantContains(t, out.String(), "You have started 02-loop already", "start's output")
+	wantOnlyTheCopy(t, wb)
 }
 
 // TestAMissingReturnIsInTheRegionAboveIt checks that the compiler's
@@ -135,15 +175,23 @@ func TestAStartThatLosesTheRaceSaysTheCopyIsThere(t *testing.T) {
 func TestAMissingReturnIsInTheRegionAboveIt(t *testing.T) {
 	dir := t.TempDir()
 	src := "package main\n\nfunc f() int {\n\t// exercise: a\n\t// end of exercise: a\n}\n\nfunc g() {\n\t// exercise: b\n\t// end of exercise: b\n}\n"
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "a.go"), []byte(src), 0o644))
+	writeFile(t, filepath.Join(dir, "a.go"), []byte(src), 0o644)
 	lab := &Lab{Exercises: []Exercise{
 		{ID: "a", Regions: []Region{{File: "a.go", ID: "a"}}},
 		{ID: "b", Regions: []Region{{File: "a.go", ID: "b"}}},
 	}}
 	at := firstError(lab, dir, []string{"_mywork/01-no-loop/a.go:6:1: missing return"})
-	require.NotNil(t, at.region)
-	assert.Equal(t, "a", at.region.ID)
-	assert.Equal(t, insideRegion, at.at)
+	if at.region == nil {
+		t.Fatal("the missing return is in no region, want region a")
+	}
+	if at.region.ID != "a" {
+		t.Errorf("the missing return is in region %s, want a", at.region.ID)
+	}
+	if at.at != insideRegion {
+		t.Errorf("the missing return is at place %d, want %d (inside the region)", at.at, insideRegion)
+	}
 	at = firstError(lab, dir, []string{"_mywork/01-no-loop/a.go:8:1: something"})
-	assert.Equal(t, outsideRegion, at.at, "a line further is outside")
+	if at.at != outsideRegion {
+		t.Errorf("an error at line 8 is at place %d, want %d (outside the region): a line further is outside", at.at, outsideRegion)
+	}
 }

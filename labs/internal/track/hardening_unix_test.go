@@ -6,9 +6,6 @@ import (
 	"os"
 	"syscall"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // TestACopyIsAnOrdinaryDirectory checks that start makes the copy with the
@@ -17,10 +14,14 @@ func TestACopyIsAnOrdinaryDirectory(t *testing.T) {
 	old := syscall.Umask(0o022)
 	defer syscall.Umask(old)
 	wb := testWorkbook(t, false)
-	require.Equal(t, 0, runCommand(t, wb, "start", "02").status)
+	startLab(t, wb, "02")
 	info, err := os.Stat(wb.copyDir("02-loop"))
-	require.NoError(t, err)
-	assert.Equal(t, os.FileMode(0o755), info.Mode().Perm())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := info.Mode().Perm(), os.FileMode(0o755); got != want {
+		t.Errorf("with the umask 022, the copy's mode is %v, want %v", got, want)
+	}
 }
 
 // TestAnUnreadableCopyIsAnError checks that the table of contents says a
@@ -30,10 +31,12 @@ func TestAnUnreadableCopyIsAnError(t *testing.T) {
 		t.Skip("root reads every directory")
 	}
 	wb := testWorkbook(t, false)
-	require.Equal(t, 0, runCommand(t, wb, "start", "02").status)
-	require.NoError(t, os.Chmod(wb.work, 0))
+	startLab(t, wb, "02")
+	if err := os.Chmod(wb.work, 0); err != nil {
+		t.Fatal(err)
+	}
 	defer os.Chmod(wb.work, 0o755)
 	res := runCommand(t, wb)
-	assert.Equal(t, 1, res.status)
-	assert.Contains(t, res.stderr, "permission denied")
+	wantStatus(t, res, 1)
+	wantContains(t, res.stderr, "permission denied", "%s: standard error", res)
 }

@@ -4,11 +4,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/google/go-cmp/cmp"
 )
 
 const withRegions = `package main
@@ -29,11 +30,16 @@ func g() {
 
 func TestFindRegions(t *testing.T) {
 	regions, err := findRegions([]byte(withRegions))
-	require.NoError(t, err)
-	assert.Equal(t, []region{
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []region{
 		{id: "one", indent: "\t", begin: 3, end: 6},
 		{id: "two", indent: "\t\t", begin: 10, end: 12},
-	}, regions)
+	}
+	if diff := cmp.Diff(want, regions, cmp.AllowUnexported(region{})); diff != "" {
+		t.Errorf("the regions (-want +got):\n%s", diff)
+	}
 }
 
 func TestFindRegionsRefusesMalformedMarkers(t *testing.T) {
@@ -48,18 +54,21 @@ func TestFindRegionsRefusesMalformedMarkers(t *testing.T) {
 		{"indented differently", "\t// exercise: a\n// end of exercise: a", "line 2: the end of region a is indented differently from its beginning"},
 	}
 	for _, tt := range tests {
-		_, err := findRegions([]byte(tt.src))
-		assert.EqualError(t, err, tt.err, tt.name)
+		if _, err := findRegions([]byte(tt.src)); errText(err) != tt.err {
+			t.Errorf("%s: error %v, want %q", tt.name, err, tt.err)
+		}
 	}
 }
 
 func TestStarterReplacesOnlyTheBodies(t *testing.T) {
 	src := []byte(withRegions)
 	regions, err := findRegions(src)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	r := Region{TODO: Text{EN: "TODO: write f.\n\nSee README.md."}, Code: "return 0"}
 	got := string(replaceRegions(src, regions, map[string][]string{"one": r.starterLines(English)}))
-	assert.Equal(t, `package main
+	want := `package main
 
 func f() int {
 	// exercise: one
@@ -75,35 +84,54 @@ func g() {
 		println()
 		// end of exercise: two
 }
-`, got, "region two is not cut: it keeps its body")
+`
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("the starter differs, and region two is not cut: it keeps its body (-want +got):\n%s", diff)
+	}
 
 	after, err := findRegions([]byte(got))
-	require.NoError(t, err)
-	assert.Equal(t, outside(src, regions), outside([]byte(got), after), "outside the regions, nothing changed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(outside(src, regions), outside([]byte(got), after)); diff != "" {
+		t.Errorf("outside the regions, the starter differs from the source, want nothing changed (-source +starter):\n%s", diff)
+	}
 }
 
 func TestStarterLinesTakeTheLanguage(t *testing.T) {
 	r := Region{TODO: Text{EN: "write it", ZH: "写出它"}}
-	assert.Equal(t, []string{"// 写出它"}, r.starterLines(Chinese))
-	assert.Equal(t, []string{"// write it"}, r.starterLines(English))
+	if got, want := r.starterLines(Chinese), []string{"// 写出它"}; !slices.Equal(got, want) {
+		t.Errorf("the starter's lines in Chinese are %q, want %q", got, want)
+	}
+	if got, want := r.starterLines(English), []string{"// write it"}; !slices.Equal(got, want) {
+		t.Errorf("the starter's lines in English are %q, want %q", got, want)
+	}
 	r.TODO.ZH = ""
-	assert.Equal(t, []string{"// write it"}, r.starterLines(Chinese), "an untranslated text falls back to English")
+	if got, want := r.starterLines(Chinese), []string{"// write it"}; !slices.Equal(got, want) {
+		t.Errorf("the starter's lines in Chinese, of an untranslated text, are %q, want the English %q", got, want)
+	}
 }
 
 func TestStarterOfAnUnknownRegionIsAnError(t *testing.T) {
 	lab := &Lab{Name: "xx-lab", Exercises: []Exercise{{ID: "e", Regions: []Region{{File: "a.go", ID: "missing"}}}}}
 	_, err := starter(lab, files{"a.go": []byte(withRegions)}, lab.allExercises(), English)
-	assert.ErrorContains(t, err, "labs/xx-lab/a.go has no region missing")
+	wantErrorContaining(t, err, "labs/xx-lab/a.go has no region missing", "the starter of an exercise whose region is not in its file")
 }
 
 func TestEveryLabsExercisesAreRead(t *testing.T) {
 	wb := openedWorkbook(t)
-	require.NotEmpty(t, wb.tracks, "some labs have exercises")
+	if len(wb.tracks) == 0 {
+		t.Fatal("no lab has exercises, want some")
+	}
 	for _, name := range wb.labs {
 		lab := wb.lab(name)
 		_, err := os.Stat(filepath.Join(wb.labDir(name), exercisesFile))
-		if assert.Equal(t, err == nil, lab != nil, "%s: a lab has exercises when it has %s", name, exercisesFile) && lab != nil {
-			assert.Equal(t, name, lab.Name)
+		if (err == nil) != (lab != nil) {
+			t.Errorf("%s: it has exercises: %t; it has %s: %t; want both or neither: a lab has exercises when it has %s", name, lab != nil, exercisesFile, err == nil, exercisesFile)
+			continue
+		}
+		if lab != nil && lab.Name != name {
+			t.Errorf("the lab read from labs/%s is named %q, want %q", name, lab.Name, name)
 		}
 	}
 }
@@ -124,12 +152,22 @@ const aLab = `{
 
 func TestExercisesAreData(t *testing.T) {
 	l, err := parseLab("99-x", []byte(aLab))
-	require.NoError(t, err)
-	assert.Equal(t, "99-x", l.Name)
-	assert.Equal(t, "TODO:\nwrite it", l.Exercises[0].Regions[0].TODO.EN, "a list of lines is one text")
-	assert.Equal(t, "TODO：写出来", l.Exercises[0].Regions[0].TODO.ZH)
-	assert.Equal(t, Lines("x\ny"), l.Mistakes[0].Old)
-	assert.Equal(t, Lines("z"), l.Mistakes[0].New)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Name != "99-x" {
+		t.Errorf("the lab is named %q, want %q", l.Name, "99-x")
+	}
+	todo := l.Exercises[0].Regions[0].TODO
+	if want := "TODO:\nwrite it"; todo.EN != want {
+		t.Errorf("the TODO is %q, want %q: a list of lines is one text", todo.EN, want)
+	}
+	if want := "TODO：写出来"; todo.ZH != want {
+		t.Errorf("the Chinese TODO is %q, want %q", todo.ZH, want)
+	}
+	if m := l.Mistakes[0]; m.Old != "x\ny" || m.New != "z" {
+		t.Errorf("the mistake changes %q to %q, want %q to %q", m.Old, m.New, "x\ny", "z")
+	}
 
 	for name, tt := range map[string]struct{ from, to, err string }{
 		"a misspelt field":    {`"idea"`, `"ideas"`, `unknown field "ideas"`},
@@ -149,23 +187,42 @@ func TestExercisesAreData(t *testing.T) {
 		"a mistake's rule":      {`"rule": "TestA"`, `"rule": "TestB"`, `mistake "m": needs`},
 		"an untranslated title": {`"title": {"en": "t", "zh": "题"}`, `"title": {"en": "t"}`, "exercise e: title: needs"},
 	} {
-		require.Contains(t, aLab, tt.from, name)
+		if !strings.Contains(aLab, tt.from) {
+			t.Fatalf("%s: aLab does not hold %q", name, tt.from)
+		}
 		_, err := parseLab("99-x", []byte(strings.Replace(aLab, tt.from, tt.to, 1)))
-		assert.ErrorContains(t, err, tt.err, name)
+		wantErrorContaining(t, err, tt.err, "%s", name)
 	}
 }
 
 func TestTextsAndLinesWriteWhatTheyRead(t *testing.T) {
 	for _, text := range []Text{{EN: "one line", ZH: "一行"}, {EN: "two\nlines", ZH: "两\n行"}} {
 		data, err := json.Marshal(text)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		var back Text
-		require.NoError(t, json.Unmarshal(data, &back))
-		assert.Equal(t, text, back)
+		if err := json.Unmarshal(data, &back); err != nil {
+			t.Fatalf("%s: %v", data, err)
+		}
+		if back != text {
+			t.Errorf("%+v, written as %s, reads back as %+v", text, data, back)
+		}
 	}
 	data, err := json.Marshal(Text{EN: "a\nb", ZH: "c"})
-	require.NoError(t, err)
-	assert.JSONEq(t, `{"en": ["a", "b"], "zh": "c"}`, string(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got, want any
+	if err := json.Unmarshal(data, &got); err != nil {
+		t.Fatalf("%s: %v", data, err)
+	}
+	if err := json.Unmarshal([]byte(`{"en": ["a", "b"], "zh": "c"}`), &want); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("a text of two lines is written as %s, want %s", data, `{"en": ["a", "b"], "zh": "c"}`)
+	}
 }
 
 func TestRuleTestsAreTopLevelAndOnce(t *testing.T) {
@@ -173,8 +230,16 @@ func TestRuleTestsAreTopLevelAndOnce(t *testing.T) {
 		{Rules: []Rule{{Test: "TestA/one"}, {Test: "TestB"}}},
 		{Rules: []Rule{{Test: "TestA/two"}}},
 	}}
-	assert.Equal(t, []string{"TestA", "TestB"}, lab.ruleTests())
-	assert.Equal(t, "^(TestA|TestB)$", anyOf(lab.ruleTests()))
-	assert.Equal(t, "^TestA$/^one_\\(x\\)$", runPattern("TestA/one_(x)"))
-	assert.True(t, strings.HasPrefix(anyOf([]string{"TestZ", "TestA"}), "^(TestA|"), "sorted")
+	if got, want := lab.ruleTests(), []string{"TestA", "TestB"}; !slices.Equal(got, want) {
+		t.Errorf("the rules' tests are %q, want %q", got, want)
+	}
+	if got, want := anyOf(lab.ruleTests()), "^(TestA|TestB)$"; got != want {
+		t.Errorf("the pattern of the rules' tests is %q, want %q", got, want)
+	}
+	if got, want := runPattern("TestA/one_(x)"), "^TestA$/^one_\\(x\\)$"; got != want {
+		t.Errorf("the pattern of TestA/one_(x) is %q, want %q", got, want)
+	}
+	if got := anyOf([]string{"TestZ", "TestA"}); !strings.HasPrefix(got, "^(TestA|") {
+		t.Errorf("the pattern of TestZ and TestA is %q, want them sorted", got)
+	}
 }

@@ -3,15 +3,13 @@ package track
 import (
 	"bytes"
 	"context"
-	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/agent-loop-lab/agent-loop-lab/expected"
 )
 
 // blanked is what a statusLine writes to show text, then blank it.
@@ -22,12 +20,20 @@ func TestAStatusLineIsBlankedAfterItsStep(t *testing.T) {
 	s := &statusLine{w: &w, lang: Chinese}
 	s.show(msgChecking, "mywork/02-loop")
 	text := "正在用 go test 检查 mywork/02-loop……"
-	assert.Equal(t, text, w.String(), "no newline: the line is blanked afterwards")
+	if w.String() != text {
+		t.Errorf("the status line writes %q, want %q: no newline, the line is blanked afterwards", w.String(), text)
+	}
 	s.clear()
-	assert.Equal(t, blanked(text), w.String())
-	assert.Equal(t, 2*7+24, columns(text), "7 characters outside ASCII (the Chinese ones and the ellipses) take two columns each, the 24 others one")
+	if want := blanked(text); w.String() != want {
+		t.Errorf("after clear, the status line has written %q, want %q", w.String(), want)
+	}
+	if got, want := columns(text), 2*7+24; got != want {
+		t.Errorf("%q takes %d columns, want %d: 7 characters outside ASCII (the Chinese ones and the ellipses) take two columns each, the 24 others one", text, got, want)
+	}
 	s.clear()
-	assert.Equal(t, blanked(text), w.String(), "a blank line is not blanked twice")
+	if want := blanked(text); w.String() != want {
+		t.Errorf("after a second clear, the status line has written %q, want %q: a blank line is not blanked twice", w.String(), want)
+	}
 
 	var none *statusLine
 	none.show(msgChecking, "mywork/02-loop") // a nil statusLine says nothing, and does not panic
@@ -35,14 +41,22 @@ func TestAStatusLineIsBlankedAfterItsStep(t *testing.T) {
 }
 
 func TestAStatusLineOnlyOnATerminal(t *testing.T) {
-	assert.Nil(t, newStatusLine(&bytes.Buffer{}, English))
+	if newStatusLine(&bytes.Buffer{}, English) != nil {
+		t.Error("a buffer gets a status line, want none")
+	}
 	f, err := os.Create(filepath.Join(t.TempDir(), "out"))
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer f.Close()
-	assert.Nil(t, newStatusLine(f, English), "a file is not a terminal")
+	if newStatusLine(f, English) != nil {
+		t.Error("a file gets a status line, want none: a file is not a terminal")
+	}
 	if tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0); err == nil {
 		defer tty.Close()
-		assert.NotNil(t, newStatusLine(tty, English))
+		if newStatusLine(tty, English) == nil {
+			t.Error("the terminal gets no status line")
+		}
 	}
 }
 
@@ -53,7 +67,7 @@ func TestCheckSaysWhatItDoesWhileItRuns(t *testing.T) {
 	expected.Verification(t)
 	wb := testWorkbook(t, true)
 	for _, lab := range []string{"01", "02"} {
-		require.Equal(t, 0, runCommand(t, wb, "start", lab).status)
+		startLab(t, wb, lab)
 	}
 	var status bytes.Buffer
 	s := &session{
@@ -63,11 +77,18 @@ func TestCheckSaysWhatItDoesWhileItRuns(t *testing.T) {
 		status: &statusLine{w: &status, lang: English},
 		getenv: english,
 	}
-	_, err := s.checkOne(context.Background(), labOf(t, "01-no-loop"), true)
-	require.NoError(t, err)
-	assert.Equal(t, blanked("checking "+wb.rel(wb.copyDir("01-no-loop"))+" with go test…"), status.String())
+	if _, err := s.checkOne(context.Background(), labOf(t, "01-no-loop"), true); err != nil {
+		t.Fatal(err)
+	}
+	if want := blanked("checking " + wb.rel(wb.copyDir("01-no-loop")) + " with go test…"); status.String() != want {
+		t.Errorf("check writes the status line %q, want %q", status.String(), want)
+	}
 
 	status.Reset()
-	require.NoError(t, s.contents(context.Background()))
-	assert.Equal(t, blanked("checking your copies in "+wb.rel(wb.work)+" with go test…"), status.String())
+	if err := s.contents(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if want := blanked("checking your copies in " + wb.rel(wb.work) + " with go test…"); status.String() != want {
+		t.Errorf("the table of contents writes the status line %q, want %q", status.String(), want)
+	}
 }

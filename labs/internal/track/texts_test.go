@@ -6,14 +6,10 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // TestEveryTextHasAChineseVersion checks that a learner who reads Chinese
@@ -53,7 +49,9 @@ type textLiteral struct {
 func frontDoorTexts(t *testing.T) []textLiteral {
 	t.Helper()
 	names, err := filepath.Glob("*.go")
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	fset := token.NewFileSet()
 	var out []textLiteral
 	for _, name := range names {
@@ -61,7 +59,9 @@ func frontDoorTexts(t *testing.T) []textLiteral {
 			continue
 		}
 		f, err := parser.ParseFile(fset, name, nil, 0)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			lit, ok := n.(*ast.CompositeLit)
 			if !ok {
@@ -82,7 +82,9 @@ func frontDoorTexts(t *testing.T) []textLiteral {
 					continue
 				}
 				s, err := strconv.Unquote(b.Value)
-				require.NoError(t, err)
+				if err != nil {
+					t.Fatalf("%s: %v", fset.Position(b.Pos()), err)
+				}
 				switch kv.Key.(*ast.Ident).Name {
 				case "EN":
 					text.EN, literal = s, true
@@ -97,7 +99,9 @@ func frontDoorTexts(t *testing.T) []textLiteral {
 			return false
 		})
 	}
-	require.Greater(t, len(out), 20, "the front door's texts")
+	if len(out) <= 20 {
+		t.Fatalf("the front door's files hold %d texts, want more than 20: are they all found?", len(out))
+	}
 	return out
 }
 
@@ -113,38 +117,39 @@ func TestTheFrontDoorSpeaksChinese(t *testing.T) {
 	wb := testWorkbook(t, false)
 
 	res := runIn(t, wb, chinese, "-h")
-	assert.Equal(t, 0, res.status)
-	assert.Contains(t, res.stdout, "用法：go run ./labs")
+	wantStatus(t, res, 0)
+	wantContains(t, res.stdout, "用法：go run ./labs", "%s in a Chinese locale", res)
 	res = runCommand(t, wb, "-lang", "zh", "-h")
-	assert.Contains(t, res.stdout, "用法：go run ./labs", "-lang zh before -h")
+	wantContains(t, res.stdout, "用法：go run ./labs", "%s: -lang zh before -h", res)
 	res = runIn(t, wb, chinese, "-lang", "en", "-h")
-	assert.Contains(t, res.stdout, "Usage: go run ./labs", "-lang en in a Chinese locale")
+	wantContains(t, res.stdout, "Usage: go run ./labs", "%s: -lang en in a Chinese locale", res)
 
 	res = runCommand(t, wb, "-lang", "zh", "check", "99")
-	assert.Equal(t, 2, res.status)
-	assert.Contains(t, res.stderr, `没有叫 "99" 的实验`)
-	assert.Contains(t, res.stderr, "命令：start、check")
+	wantStatus(t, res, 2)
+	wantContains(t, res.stderr, `没有叫 "99" 的实验`, "%s: standard error", res)
+	wantContains(t, res.stderr, "命令：start、check", "%s: standard error", res)
 
 	lab := labOf(t, "02-loop")
 	ex := &lab.Exercises[0]
 	reg := ex.Regions[0]
 	res = runIn(t, wb, chinese, "start", "02")
-	require.Equal(t, 0, res.status, res.stderr)
-	assert.Contains(t, res.stdout, "已开始 02-loop")
-	assert.Contains(t, res.stdout, "练习 1："+ex.Title.ZH)
-	assert.Contains(t, res.stdout, "先读 README.zh-CN.md 的「自己动手写（Build it yourself）」一节")
-	src, err := os.ReadFile(filepath.Join(wb.copyDir("02-loop"), reg.File))
-	require.NoError(t, err)
-	assert.Contains(t, string(src), "// "+firstLine(reg.TODO.ZH), "the starter's TODO is in Chinese")
+	if res.status != 0 {
+		t.Fatalf("%s in a Chinese locale: exit status %d, want 0; standard error:\n%s", res, res.status, res.stderr)
+	}
+	wantContains(t, res.stdout, "已开始 02-loop", "%s in a Chinese locale", res)
+	wantContains(t, res.stdout, "练习 1："+ex.Title.ZH, "%s in a Chinese locale", res)
+	wantContains(t, res.stdout, "先读 README.zh-CN.md 的「自己动手写（Build it yourself）」一节", "%s in a Chinese locale", res)
+	src := readFile(t, filepath.Join(wb.copyDir("02-loop"), reg.File))
+	wantContains(t, string(src), "// "+firstLine(reg.TODO.ZH), "the starter's TODO is in Chinese")
 
 	r := &report{lab: lab, rel: "_mywork/02-loop", exercises: []exerciseResult{{exercise: ex, broken: 0, finding: &finding{why: msgNoMessage}}}}
 	var out bytes.Buffer
 	r.write(newPrinter(&out, Chinese, false), "")
-	assert.Contains(t, out.String(), fmt.Sprintf("✗ 练习 1：%s\n  没满足的规则（第 1 条，共 %d 条）：", ex.Title.ZH, len(ex.Rules)))
-	assert.Contains(t, out.String(), "下一步：写练习 1，写在 "+reg.ID+" 标记处，文件是 _mywork/02-loop/"+reg.File+"。讲解见 README.zh-CN.md 的「自己动手写（Build it yourself）」一节。")
+	wantContains(t, out.String(), fmt.Sprintf("✗ 练习 1：%s\n  没满足的规则（第 1 条，共 %d 条）：", ex.Title.ZH, len(ex.Rules)), "the report in Chinese")
+	wantContains(t, out.String(), "下一步：写练习 1，写在 "+reg.ID+" 标记处，文件是 _mywork/02-loop/"+reg.File+"。讲解见 README.zh-CN.md 的「自己动手写（Build it yourself）」一节。", "the report in Chinese")
 	out.Reset()
 	r.write(newPrinter(&out, English, false), "")
-	assert.Contains(t, out.String(), "Next: write exercise 1 at the "+reg.ID+" markers in _mywork/02-loop/"+reg.File+` (README.md, section "Build it yourself").`)
+	wantContains(t, out.String(), "Next: write exercise 1 at the "+reg.ID+" markers in _mywork/02-loop/"+reg.File+` (README.md, section "Build it yourself").`, "the report in English")
 }
 
 // TestTheHelpsLanguageIsTheLastLangWhereverItComes checks that -lang
@@ -157,12 +162,16 @@ func TestTheHelpsLanguageIsTheLastLangWhereverItComes(t *testing.T) {
 		{"check", "-h", "-lang", "zh"}, {"-lang", "en", "-h", "-lang", "zh"},
 	} {
 		res := runIn(t, wb, english, args...)
-		assert.Equal(t, 0, res.status, "%q", args)
-		assert.True(t, strings.HasPrefix(res.stdout, "用法："), "%q prints the help in Chinese:\n%s", args, firstLineOf(res.stdout))
+		wantStatus(t, res, 0)
+		if !strings.HasPrefix(res.stdout, "用法：") {
+			t.Errorf("%s does not print the help in Chinese; its first line:\n%s", res, firstLineOf(res.stdout))
+		}
 	}
 	for _, args := range [][]string{{"-h"}, {"-h", "-lang", "en"}, {"-lang", "zh", "-h", "-lang", "en"}} {
 		res := runIn(t, wb, english, args...)
-		assert.True(t, strings.HasPrefix(res.stdout, "Usage: "), "%q prints the help in English:\n%s", args, firstLineOf(res.stdout))
+		if !strings.HasPrefix(res.stdout, "Usage: ") {
+			t.Errorf("%s does not print the help in English; its first line:\n%s", res, firstLineOf(res.stdout))
+		}
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"go/format"
 	"io"
 	"os"
@@ -17,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/agent-loop-lab/agent-loop-lab/expected"
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestVerify proves the track of every lab that has one, as issue 10 asks:
@@ -40,7 +39,9 @@ func TestVerify(t *testing.T) {
 	}
 	t.Parallel()
 	wb, err := openWorkbook()
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	// go test ./... runs other packages' tests beside this one: give each
 	// copy's tests more than a learner's check does, which is about speed.
 	wb.testTimeout = 2 * time.Minute
@@ -62,7 +63,9 @@ func TestVerify(t *testing.T) {
 		t.Run(name+"/readme-claims", func(t *testing.T) { v.planClaims(t, readme) })
 	}
 	for _, c := range v.copies {
-		require.NoError(t, writeFiles(c.dir, c.files), c.name)
+		if err := writeFiles(c.dir, c.files); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
 	}
 	ctx := context.Background()
 
@@ -80,8 +83,9 @@ func TestVerify(t *testing.T) {
 		}
 		cmd := exec.CommandContext(ctx, "go", args...)
 		cmd.Dir = wb.root
-		out, err := cmd.CombinedOutput()
-		assert.NoError(t, err, "every starter compiles and vets:\n%s", out)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("go vet: %v; want every starter to compile and vet:\n%s", err, out)
+		}
 	})
 
 	t.Logf("vetted in %s", time.Since(began).Round(100*time.Millisecond))
@@ -99,15 +103,18 @@ func TestVerify(t *testing.T) {
 		}
 	}
 	reports, err := checker.check(ctx, targets, true)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for i, r := range reports {
 		c := v.copies[slices.IndexFunc(v.copies, func(c *verifyCopy) bool { return c.dir == targets[i].dir })]
 		t.Run(c.name, func(t *testing.T) {
 			var out bytes.Buffer
 			r.write(newPrinter(&out, English, false), "")
 			text := out.String()
-			lines := strings.Count(text, "\n")
-			assert.LessOrEqual(t, lines, 40, "check prints at most 40 lines:\n%s", text)
+			if lines := strings.Count(text, "\n"); lines > 40 {
+				t.Errorf("check prints %d lines, want at most 40:\n%s", lines, text)
+			}
 			c.expect(t, r, text)
 		})
 	}
@@ -179,9 +186,13 @@ func (v *verifier) add(kind string, lab *Lab, f files, expect func(*testing.T, *
 // mistake.
 func (v *verifier) plan(t *testing.T, lab *Lab) {
 	solution, err := v.wb.labFiles(lab.Name)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	found, err := regionsIn(solution)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 
 	// Every region in the source belongs to an exercise, and every
 	// exercise's region is in the source.
@@ -193,11 +204,15 @@ func (v *verifier) plan(t *testing.T, lab *Lab) {
 	}
 	for file, regions := range found {
 		for _, r := range regions {
-			assert.Contains(t, owner, file+"#"+r.id, "region %s in %s belongs to no exercise", r.id, file)
+			if _, ok := owner[file+"#"+r.id]; !ok {
+				t.Errorf("region %s in %s belongs to no exercise", r.id, file)
+			}
 			delete(owner, file+"#"+r.id)
 		}
 	}
-	assert.Empty(t, owner, "regions of exercises that the source does not mark")
+	if len(owner) != 0 {
+		t.Errorf("regions of exercises that the source does not mark (file#region: exercise): %v", owner)
+	}
 
 	// The section each exercise points to names its rules' tests in order,
 	// in the README and in its Chinese twin, where there is one.
@@ -207,21 +222,25 @@ func (v *verifier) plan(t *testing.T, lab *Lab) {
 	}{{English, "README.md"}, {Chinese, "README.zh-CN.md"}} {
 		lang, name := r.lang, r.name
 		readme, ok := solution[name]
-		if !assert.True(t, ok, "%s has a %s", lab.Name, name) {
+		if !ok {
+			t.Errorf("%s has no %s", lab.Name, name)
 			continue
 		}
 		for _, e := range lab.Exercises {
 			heading := lab.Section.In(lang)
 			section := sectionOf(string(readme), heading)
-			if !assert.NotEmpty(t, section, "exercise %s: %s has no section %q", e.ID, name, heading) {
+			if section == "" {
+				t.Errorf("exercise %s: %s has no section %q", e.ID, name, heading)
 				continue
 			}
 			at := 0
 			for _, rule := range e.Rules {
 				i := strings.Index(section[at:], "`"+rule.Test+"`")
-				if assert.GreaterOrEqual(t, i, 0, "exercise %s: %s, section %q, lists the rules in order; %s is missing or out of order", e.ID, name, heading, rule.Test) {
-					at += i
+				if i < 0 {
+					t.Errorf("exercise %s: %s, section %q, lists the rules in order; %s is missing or out of order", e.ID, name, heading, rule.Test)
+					continue
 				}
+				at += i
 			}
 		}
 	}
@@ -237,7 +256,9 @@ func (v *verifier) plan(t *testing.T, lab *Lab) {
 		v.planStarter(t, lab, kind, solution, all[i:], e.ID)
 	}
 	v.add("solution", lab, solution, func(t *testing.T, r *report, text string) {
-		assert.True(t, r.passes(), "the solution passes in a copy:\n%s", text)
+		if !r.passes() {
+			t.Errorf("the solution fails in a copy, want it to pass as in the lab:\n%s", text)
+		}
 	})
 	for i, m := range lab.Mistakes {
 		v.planMistake(t, lab, fmt.Sprintf("mistake-%d", i+1), solution, found, m)
@@ -251,20 +272,30 @@ func (v *verifier) plan(t *testing.T, lab *Lab) {
 func (v *verifier) planStarter(t *testing.T, lab *Lab, kind string, solution files, cut []*Exercise, first string) {
 	for _, lang := range []Lang{English, Chinese} {
 		f, err := starter(lab, solution, cut, lang)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for _, name := range solution.names() {
 			if bytes.Equal(f[name], solution[name]) {
 				continue
 			}
 			regions, err := findRegions(solution[name])
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatalf("%s: the solution's markers: %v", name, err)
+			}
 			mine, err := findRegions(f[name])
-			require.NoError(t, err, "%s: the starter's markers", name)
-			assert.Equal(t, outside(solution[name], regions), outside(f[name], mine),
-				"%s: the starter differs from the solution outside the regions", name)
+			if err != nil {
+				t.Fatalf("%s: the starter's markers: %v", name, err)
+			}
+			if diff := cmp.Diff(outside(solution[name], regions), outside(f[name], mine)); diff != "" {
+				t.Errorf("%s: the starter differs from the solution outside the regions (-solution +starter):\n%s", name, diff)
+			}
 			formatted, err := format.Source(f[name])
-			if assert.NoError(t, err, "%s: the starter", name) {
-				assert.Equal(t, string(formatted), string(f[name]), "%s: gofmt changes the starter", name)
+			switch {
+			case err != nil:
+				t.Errorf("%s: the starter: %v", name, err)
+			case string(formatted) != string(f[name]):
+				t.Errorf("%s: gofmt changes the starter (-gofmt +starter):\n%s", name, cmp.Diff(string(formatted), string(f[name])))
 			}
 		}
 		if lang != English {
@@ -272,12 +303,20 @@ func (v *verifier) planStarter(t *testing.T, lab *Lab, kind string, solution fil
 		}
 		ex := lab.exercise(first)
 		c := v.add(kind, lab, f, func(t *testing.T, r *report, text string) {
-			require.Empty(t, r.build, "the starter compiles:\n%s", text)
+			if len(r.build) != 0 {
+				t.Fatalf("the starter does not compile, want it to:\n%s", text)
+			}
 			failing := r.firstFailing()
-			require.NotNil(t, failing, "the starter fails its checks: an exercise that passes before the learner writes anything is a defect:\n%s", text)
-			assert.Equal(t, first, failing.exercise.ID, "check names the exercise:\n%s", text)
-			assert.Equal(t, 0, failing.broken, "the starter breaks the exercise's first rule:\n%s", text)
-			assert.Contains(t, text, ex.Rules[0].Text.EN, "check names the rule:\n%s", text)
+			if failing == nil {
+				t.Fatalf("the starter passes its checks, want it to fail them: an exercise that passes before the learner writes anything is a defect:\n%s", text)
+			}
+			if failing.exercise.ID != first {
+				t.Errorf("check names exercise %s, want %s:\n%s", failing.exercise.ID, first, text)
+			}
+			if failing.broken != 0 {
+				t.Errorf("check names rule %d of the exercise, want the first: the starter breaks the exercise's first rule:\n%s", failing.broken+1, text)
+			}
+			wantContains(t, text, ex.Rules[0].Text.EN, "check names the rule")
 		})
 		c.starter = true
 	}
@@ -287,13 +326,16 @@ func (v *verifier) planStarter(t *testing.T, lab *Lab, kind string, solution fil
 // which must be inside a region: check must name the mistake's rule.
 func (v *verifier) planMistake(t *testing.T, lab *Lab, kind string, solution files, found map[string][]region, m Mistake) {
 	src, old := string(solution[m.File]), string(m.Old)
-	if !assert.Equal(t, 1, strings.Count(src, old), "mistake %q: its text occurs once in %s", m.Name, m.File) {
+	if n := strings.Count(src, old); n != 1 {
+		t.Errorf("mistake %q: its text occurs %d times in %s, want once", m.Name, n, m.File)
 		return
 	}
 	line := strings.Count(src[:strings.Index(src, old)], "\n")
 	lastLine := line + strings.Count(old, "\n")
 	inside := slices.ContainsFunc(found[m.File], func(r region) bool { return r.begin < line && lastLine < r.end })
-	assert.True(t, inside, "mistake %q: the edit is inside a region of %s", m.Name, m.File)
+	if !inside {
+		t.Errorf("mistake %q: the edit is outside the regions of %s, want it inside one", m.Name, m.File)
+	}
 	f := files{}
 	for k, data := range solution {
 		f[k] = data
@@ -301,14 +343,17 @@ func (v *verifier) planMistake(t *testing.T, lab *Lab, kind string, solution fil
 	f[m.File] = []byte(strings.Replace(src, old, string(m.New), 1))
 	v.add(kind, lab, f, func(t *testing.T, r *report, text string) {
 		failing := r.firstFailing()
-		require.NotNil(t, failing, "mistake %q: check finds it:\n%s", m.Name, text)
+		if failing == nil {
+			t.Fatalf("mistake %q: check does not find it, want it to:\n%s", m.Name, text)
+		}
 		rule := failing.exercise.Rules[failing.broken]
-		if !assert.Equal(t, m.Rule, rule.Test, "mistake %q: check names its rule:\n%s", m.Name, text) {
+		if rule.Test != m.Rule {
+			t.Errorf("mistake %q: check names the rule %s, want its rule, %s:\n%s", m.Name, rule.Test, m.Rule, text)
 			return
 		}
 		hint := v.hint(t, lab, r)
-		assert.Contains(t, hint, rule.Text.EN, "mistake %q: hint is about the rule check names:\n%s", m.Name, hint)
-		assert.Contains(t, hint, "\n  "+firstLine(rule.Hints[0].EN), "mistake %q: hint gives its rule's first hint:\n%s", m.Name, hint)
+		wantContains(t, hint, rule.Text.EN, "mistake %q: hint is about the rule check names", m.Name)
+		wantContains(t, hint, "\n  "+firstLine(rule.Hints[0].EN), "mistake %q: hint gives its rule's first hint", m.Name)
 	})
 }
 
@@ -321,7 +366,8 @@ func (v *verifier) planCompileErrors(t *testing.T, lab *Lab, solution files, fou
 	for _, e := range lab.Exercises {
 		for _, reg := range e.Regions {
 			i := slices.IndexFunc(found[reg.File], func(r region) bool { return r.id == reg.ID })
-			if !assert.GreaterOrEqual(t, i, 0, "region %s in %s", reg.ID, reg.File) {
+			if i < 0 {
+				t.Errorf("region %s is not in %s", reg.ID, reg.File)
 				continue
 			}
 			fr := found[reg.File][i]
@@ -333,12 +379,13 @@ func (v *verifier) planCompileErrors(t *testing.T, lab *Lab, solution files, fou
 			}
 			f[reg.File] = []byte(strings.Join(broken, "\n"))
 			v.add("compile-"+reg.ID, lab, f, func(t *testing.T, r *report, text string) {
-				if !assert.NotEmpty(t, r.build, "region %s: the copy does not compile:\n%s", reg.ID, text) {
+				if len(r.build) == 0 {
+					t.Errorf("region %s: the copy compiles, want a compile error:\n%s", reg.ID, text)
 					return
 				}
-				assert.Contains(t, text, "Next: fix the first error above. The first is in the code of exercise", "region %s: check says what to do next:\n%s", reg.ID, text)
+				wantContains(t, text, "Next: fix the first error above. The first is in the code of exercise", "region %s: check says what to do next", reg.ID)
 				hint := v.hint(t, lab, r)
-				assert.Contains(t, hint, "\n  "+firstLine(reg.Hints[0].EN), "region %s: hint gives the first hint about that code:\n%s", reg.ID, hint)
+				wantContains(t, hint, "\n  "+firstLine(reg.Hints[0].EN), "region %s: hint gives the first hint about that code", reg.ID)
 			})
 		}
 	}
@@ -401,15 +448,21 @@ func sectionOf(readme, heading string) string {
 // for each set of edits.
 func (v *verifier) planClaims(t *testing.T, readme string) {
 	data, err := os.ReadFile(filepath.Join(v.wb.root, filepath.FromSlash(readme)))
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	claims, err := parseClaims(readme, data)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(claims) == 0 {
 		return
 	}
 	lab := &Lab{Name: claims[0].lab}
 	solution, err := v.wb.labFiles(lab.Name)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	byEdits := map[string]*claimCopy{}
 	var keys []string
 	for _, c := range claims {
@@ -425,7 +478,8 @@ func (v *verifier) planClaims(t *testing.T, readme string) {
 			}
 			ok := true
 			for _, e := range c.edits {
-				if err := e.apply(f); !assert.NoError(t, err, "%s:%d: the edit", readme, e.line) {
+				if err := e.apply(f); err != nil {
+					t.Errorf("%s:%d: the edit: %v", readme, e.line, err)
 					ok = false
 				}
 			}
@@ -508,7 +562,9 @@ func (v *verifier) verifyClaims(ctx context.Context) (finish func(t *testing.T))
 	return func(t *testing.T) {
 		wg.Wait()
 		for _, err := range errs {
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 		}
 
 		for i, pattern := range runs {
@@ -629,7 +685,7 @@ func (v *verifier) checkProgramClaim(t *testing.T, ctx context.Context, c readme
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
 	if _, ok := err.(*exec.ExitError); err != nil && !ok {
-		require.NoError(t, err)
+		t.Fatal(err)
 	}
 	want := strings.Join(c.block, "\n")
 	if len(c.block) > 0 {
@@ -637,10 +693,16 @@ func (v *verifier) checkProgramClaim(t *testing.T, ctx context.Context, c readme
 	}
 	switch c.kind {
 	case "stdout":
-		assert.Equal(t, want, stdout.String(), "standard output")
+		if diff := cmp.Diff(want, stdout.String()); diff != "" {
+			t.Errorf("standard output differs from the README's (-README +got):\n%s", diff)
+		}
 	case "stderr":
-		assert.Equal(t, want, stderr.String(), "standard error")
+		if diff := cmp.Diff(want, stderr.String()); diff != "" {
+			t.Errorf("standard error differs from the README's (-README +got):\n%s", diff)
+		}
 	case "exit":
-		assert.Equal(t, c.status, cmd.ProcessState.ExitCode(), "exit status; stderr: %s", stderr.String())
+		if got := cmd.ProcessState.ExitCode(); got != c.status {
+			t.Errorf("exit status %d, want %d; stderr: %s", got, c.status, stderr.String())
+		}
 	}
 }

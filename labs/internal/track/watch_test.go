@@ -8,9 +8,6 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // TestWatchChecksOnceAndAfterEachChange drives watchLoop in a synctest
@@ -28,23 +25,33 @@ func TestWatchChecksOnceAndAfterEachChange(t *testing.T) {
 			close(done)
 		}()
 		synctest.Wait()
-		assert.Equal(t, 1, checks, "a check at the start")
+		if checks != 1 {
+			t.Errorf("%d checks at the start, want 1", checks)
+		}
 
 		time.Sleep(10 * pollInterval)
 		synctest.Wait()
-		assert.Equal(t, 1, checks, "nothing changed")
+		if checks != 1 {
+			t.Errorf("%d checks while nothing changed, want still 1", checks)
+		}
 
 		mu.Lock()
 		files = "b"
 		mu.Unlock()
 		time.Sleep(pollInterval)
 		synctest.Wait()
-		assert.Equal(t, 2, checks, "a check after the change")
-		assert.Equal(t, 1, changes)
+		if checks != 2 {
+			t.Errorf("%d checks after a change, want 2: a check after the change", checks)
+		}
+		if changes != 1 {
+			t.Errorf("%d changes seen, want 1", changes)
+		}
 
 		time.Sleep(10 * pollInterval)
 		synctest.Wait()
-		assert.Equal(t, 2, checks, "one check per change")
+		if checks != 2 {
+			t.Errorf("%d checks a while after the change, want still 2: one check per change", checks)
+		}
 
 		cancel()
 		<-done
@@ -54,21 +61,33 @@ func TestWatchChecksOnceAndAfterEachChange(t *testing.T) {
 func TestSnapshotSeesSavedAddedAndRemovedFiles(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "loop.go")
-	require.NoError(t, os.WriteFile(path, []byte("a"), 0o644))
+	writeFile(t, path, []byte("a"), 0o644)
 	first := snapshot(dir)
-	assert.Equal(t, first, snapshot(dir), "nothing changed")
+	if snapshot(dir) != first {
+		t.Error("the snapshot changed, want it the same: nothing changed")
+	}
 
-	require.NoError(t, os.WriteFile(path, []byte("ab"), 0o644))
+	writeFile(t, path, []byte("ab"), 0o644)
 	saved := snapshot(dir)
-	assert.NotEqual(t, first, saved, "a save")
+	if saved == first {
+		t.Error("the snapshot is the same after a save, want it changed")
+	}
 
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "x.txt.got"), []byte("x"), 0o644))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, ".loop.go.swp"), []byte("x"), 0o644))
-	assert.Equal(t, saved, snapshot(dir), "the track's own files and an editor's swap files do not count")
+	writeFile(t, filepath.Join(dir, "x.txt.got"), []byte("x"), 0o644)
+	writeFile(t, filepath.Join(dir, ".loop.go.swp"), []byte("x"), 0o644)
+	if snapshot(dir) != saved {
+		t.Error("the snapshot changed, want it the same: the track's own files and an editor's swap files do not count")
+	}
 
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "more.go"), nil, 0o644))
+	writeFile(t, filepath.Join(dir, "more.go"), nil, 0o644)
 	added := snapshot(dir)
-	assert.NotEqual(t, saved, added, "an added file")
-	require.NoError(t, os.RemoveAll(dir))
-	assert.NotEqual(t, added, snapshot(dir), "a removed directory")
+	if added == saved {
+		t.Error("the snapshot is the same after a file was added, want it changed")
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	if snapshot(dir) == added {
+		t.Error("the snapshot is the same after the directory was removed, want it changed")
+	}
 }
