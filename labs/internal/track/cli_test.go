@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -167,17 +168,15 @@ func TestLabNamesMayBeShort(t *testing.T) {
 }
 
 func TestALabWithoutExercises(t *testing.T) {
+	// A lab without exercises.json, as a new lab has none yet: the first
+	// lab's, taken away from a copy of the workbook.
 	wb := testWorkbook(t, false)
-	for _, name := range wb.labs {
-		if labOf(t, name) != nil {
-			continue
-		}
-		res := runCommand(t, wb, "start", name)
-		wantStatus(t, res, 1)
-		wantContains(t, res.stderr, name+" has no exercises yet", "%s: standard error", res)
-		return
-	}
-	t.Skip("every lab has exercises")
+	name := wb.labs[0]
+	wb.tracks = maps.Clone(wb.tracks)
+	delete(wb.tracks, name)
+	res := runCommand(t, wb, "start", name)
+	wantStatus(t, res, 1)
+	wantContains(t, res.stderr, name+" has no exercises yet", "%s: standard error", res)
 }
 
 func TestCommandsBeforeStartSayToStart(t *testing.T) {
