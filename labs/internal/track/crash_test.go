@@ -406,10 +406,17 @@ func TestRuleFromName(t *testing.T) {
 // TestAFloodOfOutputIsCapped checks that a learner's code that prints in a
 // loop cannot fill the memory: past its limit, a package's output keeps
 // only the lines that say what happened, and every other event.
+// testLimit and testCrashWindow are the limits of the logs the flood tests
+// fill: the log's own limits, smaller, so that a flood takes no time.
+const (
+	testLimit       = 64 << 10
+	testCrashWindow = 8 << 10
+)
+
 func TestAFloodOfOutputIsCapped(t *testing.T) {
 	const pkg = "github.com/x/mywork/01-no-loop"
 	flood := events(t, testEvent{Action: "output", Package: pkg, Test: "TestA", Output: "flood flood flood flood flood\n"})
-	var l eventLog
+	l := eventLog{limit: testLimit, crashWindow: testCrashWindow}
 	write := func(b []byte) {
 		// In pieces that cut lines, as a pipe may.
 		for len(b) > 0 {
@@ -419,7 +426,7 @@ func TestAFloodOfOutputIsCapped(t *testing.T) {
 		}
 	}
 	write(events(t, testEvent{Action: "run", Package: pkg, Test: "TestA"}))
-	l.Write(bytes.Repeat(flood, (maxOutput+1<<20)/len(flood)+1))
+	l.Write(bytes.Repeat(flood, (testLimit+1<<20)/len(flood)+1))
 	write(events(t,
 		testEvent{Action: "output", Package: pkg, Test: "TestA", Output: "flood after the limit\n"},
 		testEvent{Action: "output", Package: pkg, Test: "TestA", Output: "panic: test timed out after 10s\n"},
@@ -427,7 +434,7 @@ func TestAFloodOfOutputIsCapped(t *testing.T) {
 		testEvent{Action: "output", Package: "github.com/x/mywork/02-loop", Test: "TestB", Output: "another package's line\n"},
 		testEvent{Action: "fail", Package: pkg},
 	))
-	if got, limit := l.buf.Len(), maxOutput+1<<10; got >= limit {
+	if got, limit := l.buf.Len(), testLimit+1<<10; got >= limit {
 		t.Errorf("the log holds %d bytes, want fewer than %d: the flood past the limit is dropped", got, limit)
 	}
 	run := parseEvents(l.buf.Bytes(), []string{"mywork/01-no-loop"})["mywork/01-no-loop"]
@@ -455,21 +462,21 @@ func TestAFloodOfOutputIsCapped(t *testing.T) {
 // limit: only a few crashes' worth of output is kept past it.
 func TestAFloodThatLooksLikeGoTestsOwnOutputIsCappedToo(t *testing.T) {
 	const pkg = "github.com/x/_mywork/02-loop"
-	var l eventLog
+	l := eventLog{limit: testLimit, crashWindow: testCrashWindow}
 	// flood writes n bytes of lines that print out, in one go.
 	flood := func(out string, n int) {
 		line := events(t, testEvent{Action: "output", Package: pkg, Test: "TestA", Output: out})
 		l.Write(bytes.Repeat(line, n/len(line)+1))
 	}
-	flood("plain\n", maxOutput)
+	flood("plain\n", testLimit)
 	for _, out := range []string{"\tdebug\n", "--- FAIL: fake\n", "goroutine 1 [running]:\n"} {
 		flood(out, 2<<20)
 	}
-	if got, limit := l.buf.Len(), maxOutput+1<<10; got >= limit {
+	if got, limit := l.buf.Len(), testLimit+1<<10; got >= limit {
 		t.Errorf("the log holds %d bytes, want fewer than %d: lines that look like go test's are dropped past the limit", got, limit)
 	}
-	flood("panic: fake\n", 2*maxCrashes*maxCrashOutput)
-	if got, limit := l.buf.Len(), maxOutput+maxCrashes*maxCrashOutput+1<<10; got >= limit {
+	flood("panic: fake\n", 2*maxCrashes*testCrashWindow)
+	if got, limit := l.buf.Len(), testLimit+maxCrashes*testCrashWindow+1<<10; got >= limit {
 		t.Errorf("the log holds %d bytes, want fewer than %d: at most %d crashes' output past the limit", got, limit, maxCrashes)
 	}
 	l.Write(events(t, testEvent{Action: "fail", Package: pkg, Test: "TestA"}))

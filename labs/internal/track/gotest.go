@@ -3,6 +3,7 @@ package track
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -376,10 +377,13 @@ const (
 // learner's code prints, the log keeps at most a few tens of MB. It also
 // notes when each package's test binary started and ended, for watch.
 type eventLog struct {
-	mu      sync.Mutex
-	buf     bytes.Buffer
-	partial []byte // the start of a line still being written
-	pkgs    map[string]*pkgLog
+	mu sync.Mutex
+	// limit and crashWindow, if not 0, replace maxOutput and
+	// maxCrashOutput, so that a test floods a small log.
+	limit, crashWindow int
+	buf                bytes.Buffer
+	partial            []byte // the start of a line still being written
+	pkgs               map[string]*pkgLog
 }
 
 // A pkgLog is what an eventLog knows of one package's output.
@@ -399,8 +403,8 @@ func (l *eventLog) Write(b []byte) (int, error) {
 	for len(b) > 0 {
 		i := bytes.IndexByte(b, '\n')
 		if i < 0 {
-			if len(l.partial) < maxOutput { // one endless line: only its start
-				l.partial = append(l.partial, b[:min(len(b), maxOutput-len(l.partial))]...)
+			if limit := cmp.Or(l.limit, maxOutput); len(l.partial) < limit { // one endless line: only its start
+				l.partial = append(l.partial, b[:min(len(b), limit-len(l.partial))]...)
 			}
 			break
 		}
@@ -434,11 +438,11 @@ func (l *eventLog) keep(line []byte) {
 		}
 	case "output":
 		switch {
-		case pkg.output < maxOutput:
+		case pkg.output < cmp.Or(l.limit, maxOutput):
 			pkg.output += len(line)
 		case crashLine(line) && pkg.crashes < maxCrashes:
 			pkg.crashes++
-			pkg.window = maxCrashOutput
+			pkg.window = cmp.Or(l.crashWindow, maxCrashOutput)
 		case pkg.window > 0:
 			pkg.window -= len(line)
 		default:
