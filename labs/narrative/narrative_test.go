@@ -22,16 +22,7 @@ import (
 // terminal is), plain text anywhere else, so that piped output and the
 // golden files hold plain text.
 func TestColourOnlyOnATerminal(t *testing.T) {
-	device, err := os.Open(os.DevNull)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer device.Close()
-	t.Setenv("NO_COLOR", "")
-	t.Setenv("TERM", "xterm")
-	if !cli.Colorful(device) {
-		t.Skip("the null device is not a character device here")
-	}
+	device := terminal(t)
 	if got := NewPrinter(device).label.Sprint("x"); got == "x" {
 		t.Errorf("on a terminal, label.Sprint(%q) = %q, want it in colour", "x", got)
 	}
@@ -119,8 +110,7 @@ func TestAnAsideWaitsForTheEndOfTheStreamingLine(t *testing.T) {
 }
 
 // TestThinkingHasALineOfItsOwn: a model's reasoning streams on a line of
-// its own, before the reply's text, and an aside waits for both; on a
-// terminal it is dimmed, apart from the reply.
+// its own, before the reply's text, and an aside waits for both.
 func TestThinkingHasALineOfItsOwn(t *testing.T) {
 	var out bytes.Buffer
 	r := NewPrinter(&out).Run()
@@ -136,18 +126,32 @@ func TestThinkingHasALineOfItsOwn(t *testing.T) {
 	wantPrinted(t, out.String(), "turn 1 · model thinks: The user wants a sum. Easy.\nturn 1 · model said: 23 × 17 = 391.\n(the user types)\n"+
 		"turn 2 · model thinks: Done.\nturn 2 · model request failed: 503\n", "")
 
+}
+
+// TestThinkingIsDimOnATerminal: on a terminal, the reasoning is dimmed,
+// apart from the reply.
+func TestThinkingIsDimOnATerminal(t *testing.T) {
+	if got, want := NewPrinter(terminal(t)).dim.Sprint("x"), "\x1b[2mx\x1b[22m"; got != want {
+		t.Errorf("on a terminal, dim.Sprint(%q) = %q, want %q: the reasoning dimmed", "x", got, want)
+	}
+}
+
+// terminal returns a file that labs/cli takes for a terminal, the null
+// device, a character device as a terminal is, with colour allowed; it
+// skips the test where the null device is no character device.
+func terminal(t *testing.T) *os.File {
+	t.Helper()
 	device, err := os.Open(os.DevNull)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer device.Close()
+	t.Cleanup(func() { device.Close() })
 	t.Setenv("NO_COLOR", "")
 	t.Setenv("TERM", "xterm")
-	if cli.Colorful(device) {
-		if got, want := NewPrinter(device).dim.Sprint("x"), "\x1b[2mx\x1b[22m"; got != want {
-			t.Errorf("on a terminal, dim.Sprint(%q) = %q, want %q: the reasoning dimmed", "x", got, want)
-		}
+	if !cli.Colorful(device) {
+		t.Skip("the null device is not a character device here")
 	}
+	return device
 }
 
 // TestAReplyThatDidNotStreamIsSaidWhole: a reply that arrives whole, with

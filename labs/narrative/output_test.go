@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"os"
 	"strings"
 	"testing"
 
@@ -86,16 +85,7 @@ func TestOutputPicksWhatTheRunsBecome(t *testing.T) {
 // TestAPictureHasNoColours: a diagram goes to a file, or into a Markdown
 // page, even from a terminal.
 func TestAPictureHasNoColours(t *testing.T) {
-	device, err := os.Open(os.DevNull)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer device.Close()
-	t.Setenv("NO_COLOR", "")
-	t.Setenv("TERM", "xterm")
-	if !cli.Colorful(device) {
-		t.Skip("the null device is not a character device here")
-	}
+	device := terminal(t)
 	o := Output{diagram: true}
 	if got := o.Printer(device).Warn("x"); got != "x" {
 		t.Errorf("a diagram's Warn(%q) on a terminal = %q, want it without colour", "x", got)
