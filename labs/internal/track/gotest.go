@@ -106,6 +106,7 @@ func (wb *workbook) runTests(ctx context.Context, pkgs []string, args ...string)
 	if wb.vetted {
 		cmdArgs = append(cmdArgs, "-vet=off")
 	}
+	cmdArgs = append(cmdArgs, wb.testFlags...)
 	for _, p := range pkgs {
 		cmdArgs = append(cmdArgs, "./"+p)
 	}
@@ -115,14 +116,19 @@ func (wb *workbook) runTests(ctx context.Context, pkgs []string, args ...string)
 	// report prints in the learner's language. GOMEMLIMIT makes the
 	// garbage collector work harder as a test nears the memory limit.
 	cmd.Env = append(os.Environ(), expected.FindingsEnv+"=1", fmt.Sprintf("GOMEMLIMIT=%d", memoryLimit/2))
+	cmd.Env = append(cmd.Env, wb.testEnv...)
 	ownGroup(cmd)
 	var stdout eventLog
 	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 
+	// The limit is the process's while go test starts: grade starts
+	// several at once, and each must start under it.
+	startMu.Lock()
 	restore := limitMemory()
 	err := cmd.Start()
 	restore()
+	startMu.Unlock()
 	if err != nil {
 		return nil, fmt.Errorf("go test: %w", err)
 	}
@@ -155,6 +161,9 @@ func (wb *workbook) runTests(ctx context.Context, pkgs []string, args ...string)
 	}
 	return runs, nil
 }
+
+// startMu is held while go test starts under the memory limit.
+var startMu sync.Mutex
 
 // hangGrace is how long past go test's -timeout a test binary may run
 // before the track ends it: -timeout ends a test that runs too long, but

@@ -29,6 +29,10 @@ type workbook struct {
 	// vetted is true when every copy it checks has passed go vet already,
 	// as in the verification: go test then skips its own vet checks.
 	vetted bool
+	// testEnv and testFlags, if set, are added to the environment and the
+	// flags of every go test the workbook runs: grade gives each learner's
+	// tests a temporary directory of their own, and one package at a time.
+	testEnv, testFlags []string
 }
 
 // timeout is go test's -timeout for a copy.
