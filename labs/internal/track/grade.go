@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -96,6 +97,9 @@ func (s *session) gradeClass(ctx context.Context, class []*learner, labs []*Lab)
 		defer tree.remove()
 	}
 	if err != nil {
+		return err
+	}
+	if err := tree.warmUp(ctx, labs); err != nil {
 		return err
 	}
 	g := &grader{s: s, tree: tree, class: class, workers: runtime.NumCPU()}
@@ -352,4 +356,54 @@ func (g *grader) run(ctx context.Context, l *learner) error {
 		ll.report = reports[i]
 	}
 	return nil
+}
+
+// warmUp compiles, once, in the tree, the packages that the graded labs
+// and their tests import, other than the standard library's: the
+// workbook's own (fakemodel, expected, labs/cli, …) and the modules'. The
+// learners' go tests then find them in the build cache. Without it, the
+// first learners, graded at once, would each compile them at the same
+// time.
+func (t *classTree) warmUp(ctx context.Context, labs []*Lab) error {
+	list := []string{"list", "-deps", "-test", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}"}
+	var mine []string
+	for _, lab := range labs {
+		list = append(list, "./labs/"+lab.Name)
+		mine = append(mine, "/labs/"+lab.Name)
+	}
+	out, err := t.goCommand(ctx, list...)
+	if err != nil {
+		return err
+	}
+	build := []string{"build"}
+	for _, pkg := range strings.Fields(string(out)) {
+		if !strings.HasSuffix(pkg, ".test") && !strings.HasPrefix(pkg, "[") && !slices.ContainsFunc(mine, func(lab string) bool { return strings.HasSuffix(pkg, lab) }) {
+			build = append(build, pkg)
+		}
+	}
+	if len(build) == 1 {
+		return nil
+	}
+	_, err = t.goCommand(ctx, build...)
+	return err
+}
+
+// goCommand runs the go command with args in the tree, in a process group
+// of its own that Ctrl-C ends whole, and returns its standard output.
+func (t *classTree) goCommand(ctx context.Context, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = t.root
+	cmd.Env = append(os.Environ(), "GOTMPDIR="+t.dir)
+	ownGroup(cmd)
+	cmd.Cancel = func() error { return signalGroup(cmd.Process, kill) }
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("grade: go %s: %w\n%s", args[0], err, firstLines(strings.TrimSpace(stderr.String()), 10))
+	}
+	return out, nil
 }

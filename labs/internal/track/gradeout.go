@@ -270,8 +270,8 @@ func trimAll(lines []string) []string {
 // shortReason makes a reason one printable line of at most maxReason
 // characters.
 func shortReason(s string) string {
-	s = printable(strings.Join(strings.Fields(s), " "))
-	return truncate(s, maxReason)
+	s = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "\t", " ").Replace(strings.TrimSpace(s))
+	return truncate(printable(s), maxReason)
 }
 
 // truncate shortens s to n characters, the last an ellipsis.

@@ -63,13 +63,13 @@ func writeTable(p *printer, class []*learner, entries []gradeEntry, labs []*Lab)
 	widths := make([]int, len(header))
 	for _, row := range rows {
 		for j, cell := range row {
-			widths[j] = max(widths[j], cellColumns(cell, j))
+			widths[j] = max(widths[j], width(cell))
 		}
 	}
 	for i, row := range rows {
 		var b strings.Builder
 		for j, cell := range row {
-			pad := strings.Repeat(" ", widths[j]-cellColumns(cell, j))
+			pad := strings.Repeat(" ", widths[j]-width(cell))
 			if j == 0 {
 				cell += pad // names to the left, numbers to the right
 			} else {
@@ -127,53 +127,72 @@ func writeTable(p *printer, class []*learner, entries []gradeEntry, labs []*Lab)
 	}
 }
 
-// cellColumns is how many columns a cell of the table takes: a name's
-// characters outside ASCII may take two, and the other cells' symbols one.
-func cellColumns(cell string, column int) int {
-	if column == 0 {
-		return columns(cell)
+// width is how many columns text takes on a terminal: two for each wide
+// character, as Chinese, Japanese and Korean ones are, one for the others.
+func width(text string) int {
+	n := 0
+	for _, r := range text {
+		n++
+		if wide(r) {
+			n++
+		}
 	}
-	return utf8.RuneCountInString(cell)
+	return n
 }
 
-// truncateColumns shortens s to at most n columns (see columns), the last
-// an ellipsis.
+// wide reports whether a terminal shows r in two columns: the East Asian
+// wide and full-width characters of Unicode's annex 11, in their main
+// blocks.
+func wide(r rune) bool {
+	switch {
+	case r < 0x1100:
+		return false
+	case r <= 0x115f, r >= 0x2e80 && r <= 0xa4cf && r != 0x303f, r >= 0xac00 && r <= 0xd7a3,
+		r >= 0xf900 && r <= 0xfaff, r >= 0xfe30 && r <= 0xfe4f, r >= 0xff00 && r <= 0xff60,
+		r >= 0xffe0 && r <= 0xffe6, r >= 0x20000 && r <= 0x3fffd:
+		return true
+	}
+	return false
+}
+
+// truncateColumns shortens s to at most n columns (see width), the last an
+// ellipsis.
 func truncateColumns(s string, n int) string {
-	if columns(s) <= n {
+	if width(s) <= n {
 		return s
 	}
 	w := 0
 	for i, r := range s {
-		rw := columns(string(r))
-		if w+rw > n-1 {
-			return s[:i] + "…"
+		rw := width(string(r))
+		if w+rw > n-width("…") {
+			return strings.TrimRight(s[:i], " ") + "…"
 		}
 		w += rw
 	}
 	return s
 }
 
-// wrap breaks text into lines of at most width columns, at a space where
+// wrap breaks text into lines of at most n columns, at a space where
 // there is one, anywhere in a text without spaces, such as Chinese.
-func wrap(text string, width int) []string {
+func wrap(text string, n int) []string {
 	var lines []string
 	for text != "" {
 		var line string
-		line, text = cutLine(text, width)
+		line, text = cutLine(text, n)
 		lines = append(lines, line)
 	}
 	return lines
 }
 
 // cutLine returns the first line of text that wrap makes, and the rest.
-func cutLine(text string, width int) (line, rest string) {
-	if columns(text) <= width {
+func cutLine(text string, n int) (line, rest string) {
+	if width(text) <= n {
 		return text, ""
 	}
 	cut, space, w := 0, -1, 0
 	for i, r := range text {
-		rw := columns(string(r))
-		if w+rw > width {
+		rw := width(string(r))
+		if w+rw > n {
 			break
 		}
 		w += rw
