@@ -649,3 +649,126 @@ func TestTheHelpDocumentsGrade(t *testing.T) {
 		}
 	}
 }
+
+// A workflowStep is a step of .github/workflows/classroom.yml.
+type workflowStep struct {
+	name, id, uses, run string
+	with                map[string]string
+	env                 map[string]string
+}
+
+// A workflow is classroom.yml's steps: all of them, those that grade a lab,
+// and the reporter.
+type workflow struct {
+	text     string
+	steps    []*workflowStep
+	labs     []*workflowStep
+	reporter *workflowStep
+}
+
+// workflowPath is the workflow GitHub Classroom runs.
+const workflowPath = ".github/workflows/classroom.yml"
+
+// readWorkflow reads classroom.yml's steps: each "- name:" starts one, and
+// its id, uses, run, and with and env's keys follow it, one a line, as the
+// file writes them.
+func readWorkflow(t *testing.T) *workflow {
+	t.Helper()
+	text := string(readFile(t, filepath.Join(openedWorkbook(t).root, filepath.FromSlash(workflowPath))))
+	wf := &workflow{text: text}
+	var step *workflowStep
+	section := ""
+	for _, line := range strings.Split(text, "\n") {
+		trimmed := strings.TrimSpace(line)
+		if name, ok := strings.CutPrefix(trimmed, "- name: "); ok {
+			step = &workflowStep{name: name, with: map[string]string{}, env: map[string]string{}}
+			wf.steps = append(wf.steps, step)
+			section = ""
+			continue
+		}
+		if step == nil {
+			continue
+		}
+		key, value, _ := strings.Cut(trimmed, ": ")
+		switch {
+		case trimmed == "with:" || trimmed == "env:":
+			section = strings.TrimSuffix(trimmed, ":")
+		case key == "id":
+			step.id, section = value, ""
+		case key == "uses":
+			step.uses, section = value, ""
+		case key == "run":
+			step.run, section = value, ""
+		case section == "with":
+			step.with[key] = value
+		case section == "env":
+			step.env[key] = strings.Trim(value, `"`)
+		}
+	}
+	for _, s := range wf.steps {
+		if strings.Contains(s.run, " grade ") {
+			wf.labs = append(wf.labs, s)
+		}
+		if strings.Contains(s.uses, "autograding-grading-reporter") {
+			wf.reporter = s
+		}
+	}
+	return wf
+}
+
+func TestTheClassroomWorkflowGradesEachLabAndReportsItsPoints(t *testing.T) {
+	wf := readWorkflow(t)
+	wb := openedWorkbook(t)
+	for _, part := range []string{"\nname: Autograding Tests\n", "\n  checks: write\n", "\n  push:\n"} {
+		wantContains(t, wf.text, part, "%s, as GitHub Classroom's own", workflowPath)
+	}
+	var names []string
+	for _, s := range wf.steps {
+		names = append(names, s.name)
+	}
+	want := []string{"Checkout code", "Set up Go"}
+	var labs []string
+	for _, name := range wb.labs {
+		if wb.lab(name) != nil {
+			want = append(want, name)
+			labs = append(labs, name)
+		}
+	}
+	want = append(want, "Autograding Reporter")
+	if diff := cmp.Diff(want, names); diff != "" {
+		t.Fatalf("%s's steps: checkout, Go, one for each lab with exercises, the reporter (-want +got):\n%s", workflowPath, diff)
+	}
+	if s := wf.steps[0]; s.uses != "actions/checkout@v4" {
+		t.Errorf("the first step uses %q, want actions/checkout@v4", s.uses)
+	}
+	if s := wf.steps[1]; s.uses != "actions/setup-go@v5" || s.with["go-version-file"] != "go.mod" {
+		t.Errorf("the second step uses %q with %v, want actions/setup-go@v5 with the Go of go.mod", s.uses, s.with)
+	}
+	var ids []string
+	for i, s := range wf.labs {
+		number, _, _ := strings.Cut(labs[i], "-")
+		ids = append(ids, "lab"+number)
+		if s.id != "lab"+number {
+			t.Errorf("step %s's id is %q, want lab%s", s.name, s.id, number)
+		}
+		if want := `go run ./labs grade -classroom -labs ` + labs[i] + ` . >> "$GITHUB_OUTPUT"`; s.run != want {
+			t.Errorf("step %s runs %q, want %q: the result of its lab, for the reporter", s.name, s.run, want)
+		}
+	}
+	r := wf.reporter
+	if r == nil || r.uses != "classroom-resources/autograding-grading-reporter@v1" {
+		t.Fatalf("the last step is %+v, want GitHub Classroom's reporter", r)
+	}
+	if got := r.with["runners"]; got != strings.Join(ids, ",") {
+		t.Errorf("the reporter's runners are %q, want each lab's step, %q", got, strings.Join(ids, ","))
+	}
+	for _, id := range ids {
+		// The reporter reads RUNNER_RESULTS, RUNNER in upper case.
+		if got, want := r.env[strings.ToUpper(id)+"_RESULTS"], "${{ steps."+id+".outputs.result }}"; got != want {
+			t.Errorf("the reporter's %s_RESULTS is %q, want %q", strings.ToUpper(id), got, want)
+		}
+	}
+	if len(r.env) != len(ids) {
+		t.Errorf("the reporter has %d variables, want one for each lab's step, %d", len(r.env), len(ids))
+	}
+}
