@@ -22,7 +22,7 @@ import (
 
 // These tests run -chat against a real model's protocol: an httptest server
 // that speaks the Chat Completions API, from the fixtures of
-// fakemodel/chatcompletions (its testdata, written after the API's public
+// labs/talk/chatcompletions (its testdata, written after the API's public
 // reference). The network is real, so the tests wait on what the program
 // prints and on what the server receives, never on time.
 
@@ -101,7 +101,7 @@ func (srv *fixtureServer) serve(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
 		}
-		stream, err := os.ReadFile(filepath.Join(root, "fakemodel", "chatcompletions", "testdata", res.fixture+".sse"))
+		stream, err := os.ReadFile(filepath.Join(root, "labs", "talk", "chatcompletions", "testdata", res.fixture+".sse"))
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return

@@ -17,11 +17,11 @@ import (
 	"unicode/utf8"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
-	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/chatcompletions"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/democlock"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/scenario"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/narrative"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/talk/chatcompletions"
 )
 
 // FollowUpPrefix starts a line that queues a follow-up instead of steering:

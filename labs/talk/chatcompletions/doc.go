@@ -1,7 +1,9 @@
 // Package chatcompletions is a [fakemodel.Model] that asks a real model. It
 // speaks the Chat Completions API, POST {base URL}/chat/completions, which
 // OpenAI defined and which Ollama, LM Studio, llama.cpp's server and vLLM
-// serve too. It uses the standard library only.
+// serve too. It uses the standard library only. It lives beside the package
+// talk, whose -chat is what uses it; the package fakemodel and its other
+// subpackages hold only the stand-ins for a provider.
 //
 // # Step 2 crosses the network
 //
