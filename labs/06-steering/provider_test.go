@@ -284,6 +284,61 @@ func TestArgumentsThatCannotBeReadReplayAsTheyFailed(t *testing.T) {
 	replay(t, rec, live)
 }
 
+// TestArgumentsNestedTooDeeplyEndTheRequest: a server whose tool call's
+// arguments are 1.2 million [ ended the program with a stack overflow, and
+// the recording was never written. Now the request fails with one line that
+// names the limit, the session goes on, and the recording replays it.
+func TestArgumentsNestedTooDeeplyEndTheRequest(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	deep := `data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_deep","function":{"name":"weather","arguments":"` +
+		strings.Repeat("[", 1_200_000) + `"}}]},"finish_reason":"tool_calls"}]}` + "\n\ndata: [DONE]\n\n"
+	srv := startFixtureServer(t, response{stream: deep}, response{fixture: "text"})
+	rec := filepath.Join(t.TempDir(), "session.json")
+	c := startLiveChat("-chat", "-model-name", "test-model", "-base-url", srv.URL, "-record", rec)
+	c.typeLine(t, "Weather in Oslo?")
+	c.stdout.await(t, "the agent's history holds", 1)
+	c.typeLine(t, "What is 23 × 17?")
+	c.stdout.await(t, "the agent's history holds", 2)
+	if !expected.Equal(t, 0, c.end(), "the session ends with status 0 (standard error: %s)", c.stderr) {
+		return
+	}
+	inOrder(t, c.stdout.String(),
+		"turn 1 · model request failed: chat completions: the arguments of tool call call_deep (weather) nest more than 10000 levels deep (the nesting limit)",
+		"loop ended: 1 turn, stop reason error",
+		"turn 1 · model said: 23 × 17 = 391.",
+	)
+	expected.Contains(t, c.stderr.String(), "recorded the session in "+rec, "the recording is written")
+	var replayed, stderr bytes.Buffer
+	if !expected.NoError(t, run(context.Background(), []string{"-scenario", rec}, &replayed, &stderr), "the recording replays without an error (standard error: %s)", stderr.String()) {
+		return
+	}
+	inOrder(t, replayed.String(),
+		"turn 1 · model request failed: scripted model: chat completions: the arguments of tool call call_deep (weather) nest more than 10000 levels deep (the nesting limit)",
+		"turn 1 · model said: 23 × 17 = 391.",
+	)
+}
+
+// TestDeepArgumentsReplayAsTheyFailed: arguments nested 100 levels deep are
+// read, and refused by the tool; a scenario file cannot nest so deep, so the
+// recording holds {} and the error, and replays to the session's trace. It
+// held the arguments, and the session ended with "nothing written".
+func TestDeepArgumentsReplayAsTheyFailed(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	deep := `{"city":` + strings.Repeat("[", 100) + strings.Repeat("]", 100) + `}`
+	stream := `data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_deep","function":{"name":"weather","arguments":` + strconv.Quote(deep) + `}}]},"finish_reason":"tool_calls"}]}` + "\n\ndata: [DONE]\n\n"
+	srv := startFixtureServer(t, response{stream: stream}, response{fixture: "text"})
+	rec := filepath.Join(t.TempDir(), "session.json")
+	c := startLiveChat("-chat", "-trace", "-model-name", "test-model", "-base-url", srv.URL, "-record", rec)
+	c.typeLine(t, "Weather in Oslo?")
+	c.stdout.await(t, "agent_end", 1)
+	if !expected.Equal(t, 0, c.end(), "the session ends with status 0 (standard error: %s)", c.stderr) {
+		return
+	}
+	live := c.stdout.String()
+	expected.Contains(t, live, `tool_execution_end call_deep error: Validation failed for tool "weather": field "city" must be a string, not an array.`, "the tool refuses the arguments")
+	replay(t, rec, live)
+}
+
 // replay replays the recording rec with -trace, and checks that its trace
 // is live's.
 func replay(t *testing.T, rec, live string) {

@@ -140,6 +140,14 @@
 // beginning of value". Sent back to the server in the history, they go as
 // {}, as described above.
 //
+// Arguments nest at most 10000 levels deep, the depth to which encoding/json
+// reads JSON; deeper ones fail the request at once, with a line that names
+// the call and the limit (the nesting limit). pi-ai states no bound: its
+// partial parser calls itself once per level until JavaScript's stack runs
+// out, a few thousand levels down, depending on the machine, and the
+// request that sends such arguments back fails. A million [ took it 11
+// seconds; here it takes milliseconds and little memory.
+//
 // # Failures and limits
 //
 // A request that fails is a Go error, as the [fakemodel.Model] contract

@@ -107,7 +107,7 @@ func FuzzReadReply(f *testing.F) {
 			if c.ID == "" {
 				t.Fatalf("a tool call without an ID: %+v", c)
 			}
-			if _, readable := readArguments(string(c.Arguments)); !json.Valid(c.Arguments) && readable {
+			if _, readable, _ := readArguments(string(c.Arguments)); !json.Valid(c.Arguments) && readable {
 				t.Fatalf("arguments that are not JSON, but could be read: %s", c.Arguments)
 			}
 		}
