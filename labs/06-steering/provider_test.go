@@ -484,6 +484,32 @@ func TestTheRecordingStaysWithinItsLimit(t *testing.T) {
 	expected.Equal(t, 3, strings.Count(replayed.String(), "loop ended:"), "the recording holds the three runs before the limit")
 }
 
+// TestAFirstRunTooLargeToRecordIsNotRecorded: a first reply longer than a
+// scenario file may be leaves nothing to record. The session says so, when
+// the run ends and when the session does, and writes no file; it said it had
+// recorded the session, in a file of 0 bytes that -scenario refused.
+func TestAFirstRunTooLargeToRecordIsNotRecorded(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	long := `data: {"choices":[{"index":0,"delta":{"content":"` + strings.Repeat("x", 1_100_000) + `"},"finish_reason":"stop"}]}` + "\n\ndata: [DONE]\n\n"
+	srv := startFixtureServer(t, response{stream: long}, response{fixture: "text"})
+	rec := filepath.Join(t.TempDir(), "session.json")
+	c := startLiveChat("-chat", "-model-name", "test-model", "-base-url", srv.URL, "-record", rec)
+	c.typeLine(t, "Run 1.")
+	c.stdout.await(t, "the agent's history holds", 1)
+	c.typeLine(t, "Run 2.")
+	c.stdout.await(t, "the agent's history holds", 2)
+	if !expected.Equal(t, 0, c.end(), "the session ends with status 0 (standard error: %s)", c.stderr) {
+		return
+	}
+	expected.Contains(t, c.stdout.String(), "(the recording is full: this run alone is longer than the 1024 KiB a scenario file may hold; nothing is recorded, and "+rec+" will not be written)\n",
+		"the session says, when the run ends, that nothing is recorded")
+	expected.Contains(t, c.stderr.String(), "nothing recorded: the first run alone was longer than the 1024 KiB a scenario file may hold; "+rec+" is not written\n",
+		"the session says, when it ends, that nothing is recorded")
+	expected.NotContains(t, c.stderr.String(), "recorded the session in", "no recording is claimed")
+	_, err := os.Stat(rec)
+	expected.True(t, os.IsNotExist(err), "no file is written: %v", err)
+}
+
 // TestFirstTimeMistakesSayWhatToDo: a base URL without its scheme, one
 // without /v1, an empty model name (an unset variable) and a server that
 // loads slowly each get one line that says what to do.

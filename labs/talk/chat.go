@@ -564,8 +564,11 @@ func (c *Chat) keepRecording() {
 	}
 	data, err := c.rec.Encode(c.agent.Messages())
 	switch {
-	case errors.Is(err, scenario.ErrTooLarge):
+	case errors.Is(err, scenario.ErrTooLarge) && c.recorded == nil:
 		c.rec = nil // no run goes on: no goroutine records now
+		c.note(fmt.Sprintf("(the recording is full: this run alone is longer than the %d KiB a scenario file may hold; nothing is recorded, and %s will not be written)", scenario.MaxBytes>>10, cli.Quote(c.record)))
+	case errors.Is(err, scenario.ErrTooLarge):
+		c.rec = nil
 		c.note(fmt.Sprintf("(the recording is full: a scenario file holds at most %d KiB; %s will hold the session up to the run before this one, and records no more)", scenario.MaxBytes>>10, cli.Quote(c.record)))
 	case err != nil:
 		// finish reports it
@@ -590,12 +593,17 @@ func (c *Chat) note(text string) {
 // finish ends the session: it writes the recording, if any, whole or up to
 // the last run that kept it within its limit, to the file -record names or,
 // if a file of that name appeared during the session, beside it, under the
-// first free name: session-2.json, session-3.json, ...
+// first free name: session-2.json, session-3.json, ... If even the first run
+// passed the limit, it writes nothing, and says so.
 func (c *Chat) finish() error {
 	if c.record == "" {
 		return nil
 	}
 	data := c.recorded
+	if c.rec == nil && data == nil {
+		fmt.Fprintf(c.show.Errw, "nothing recorded: the first run alone was longer than the %d KiB a scenario file may hold; %s is not written\n", scenario.MaxBytes>>10, cli.Quote(c.record))
+		return nil
+	}
 	if c.rec != nil {
 		c.mu.Lock()
 		for _, text := range c.steering {
@@ -610,7 +618,10 @@ func (c *Chat) finish() error {
 		case errors.Is(err, scenario.ErrNoPrompt):
 			fmt.Fprintf(c.show.Errw, "nothing recorded: %v\n", err)
 			return nil
-		case errors.Is(err, scenario.ErrTooLarge) && data != nil:
+		case errors.Is(err, scenario.ErrTooLarge) && data == nil:
+			fmt.Fprintf(c.show.Errw, "nothing recorded: the first run alone was longer than the %d KiB a scenario file may hold; %s is not written\n", scenario.MaxBytes>>10, cli.Quote(c.record))
+			return nil
+		case errors.Is(err, scenario.ErrTooLarge):
 			fmt.Fprintf(c.show.Errw, "the last run would make the recording longer than a scenario file may be (%d KiB): it holds the runs before\n", scenario.MaxBytes>>10)
 		case err != nil:
 			return fmt.Errorf("-record %s: nothing written: %w", cli.Quote(c.record), err)
