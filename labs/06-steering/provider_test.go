@@ -536,7 +536,37 @@ func TestFirstTimeMistakesSayWhatToDo(t *testing.T) {
 	}
 	inOrder(t, c.stdout.String(),
 		"turn 1 · model request failed: chat completions: the server answered 404 Not Found: 404 page not found; add /v1 to the base URL: "+srv.URL+"/v1",
-		"turn 1 · model request failed: chat completions: the server sent nothing for 50ms (the idle timeout)",
+		"turn 1 · model request failed: chat completions: the server sent no data for 50ms (the idle timeout)",
+	)
+}
+
+// TestARequestHasAnOverallBound: -request-timeout bounds a whole request,
+// however steadily the server sends; it goes with -model-name, and must be
+// more than 0.
+func TestARequestHasAnOverallBound(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	var stdout, stderr bytes.Buffer
+	expected.Equal(t, 0, cli.Run(context.Background(), run, []string{"-h"}, &stdout, &stderr), "-h: the exit status")
+	expected.Contains(t, stdout.String(), "-request-timeout", "-h names the flag")
+	stdout.Reset()
+	expected.Equal(t, 2, cli.Run(context.Background(), run, []string{"-chat", "-request-timeout", "1m"}, &stdout, &stderr), "-request-timeout without -model-name: the exit status")
+	expected.Contains(t, stderr.String(), "-request-timeout needs -model-name", "-request-timeout without -model-name is refused")
+	stderr.Reset()
+	expected.Equal(t, 2, cli.Run(context.Background(), run, []string{"-chat", "-model-name", "m", "-request-timeout", "0s"}, &stdout, &stderr), "-request-timeout 0s: the exit status")
+	expected.Contains(t, stderr.String(), "invalid value 0s for flag -request-timeout: must be more than 0, such as 30m", "-request-timeout 0s is refused")
+
+	srv := startFixtureServer(t, response{stall: true}, response{fixture: "text"})
+	c := startLiveChat("-chat", "-model-name", "test-model", "-base-url", srv.URL, "-request-timeout", "50ms")
+	c.typeLine(t, "Hi.")
+	c.stdout.await(t, "the agent's history holds", 1)
+	c.typeLine(t, "What is 23 × 17?")
+	c.stdout.await(t, "the agent's history holds", 2)
+	if !expected.Equal(t, 0, c.end(), "the session ends with status 0 (standard error: %s)", c.stderr) {
+		return
+	}
+	inOrder(t, c.stdout.String(),
+		"turn 1 · model request failed: chat completions: no whole reply within 50ms (the request timeout)",
+		"turn 1 · model said: 23 × 17 = 391.",
 	)
 }
 

@@ -7,13 +7,12 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
 	"time"
 )
 
-// newClient returns the HTTP client of one Model. It enforces two of the
-// limits on the connection itself: connecting must succeed within
-// ConnectTimeout, and every read must bring a byte within IdleTimeout.
+// newClient returns the HTTP client of one Model. It enforces the connect
+// timeout on the connection itself: connecting must succeed within
+// ConnectTimeout. The idle and request timeouts are the Model's (watch).
 //
 // It keeps no connection open between requests: the connection closes with
 // the response, and the client's goroutines end with it, so that none is left
@@ -26,13 +25,10 @@ func newClient(cfg Config, dial dialFunc) *http.Client {
 			dialCtx, cancel := context.WithTimeout(ctx, cfg.ConnectTimeout)
 			defer cancel()
 			conn, err := dial(dialCtx, network, address)
-			if err != nil {
-				if ctx.Err() == nil && errors.Is(dialCtx.Err(), context.DeadlineExceeded) {
-					return nil, connectTimeoutError{address: address, timeout: cfg.ConnectTimeout}
-				}
-				return nil, err
+			if err != nil && ctx.Err() == nil && errors.Is(dialCtx.Err(), context.DeadlineExceeded) {
+				return nil, connectTimeoutError{address: address, timeout: cfg.ConnectTimeout}
 			}
-			return &idleConn{Conn: conn, timeout: cfg.IdleTimeout}, nil
+			return conn, err
 		},
 		TLSHandshakeTimeout: cfg.ConnectTimeout,
 		DisableKeepAlives:   true,
@@ -55,36 +51,64 @@ func (e connectTimeoutError) Error() string {
 	return fmt.Sprintf("no connection to %s within %v (the connect timeout)", e.address, e.timeout)
 }
 
-// An idleConn is a connection on which each read fails if no byte arrives
-// within timeout. It is the idle timeout: it covers the wait for the
-// response's first byte and each pause between two chunks.
-type idleConn struct {
-	net.Conn
-	timeout time.Duration
+// watch starts the two timeouts of one request, which cancel ctx's request
+// with their error as the cause (context.Cause): the request timeout, which
+// runs from now to the reply's end, and the idle timeout, which runs while
+// the client waits for data. stop stops both. The idle timeout counts only
+// data: blank lines and comments, which a server may send to keep a
+// connection open, or to keep a client waiting, do not restart it; only an
+// event with data does (eventReader).
+func (m *Model) watch(cancel context.CancelCauseFunc) (idle *idleTimer, stop func()) {
+	whole := time.AfterFunc(m.cfg.RequestTimeout, func() { cancel(requestTimeoutError{timeout: m.cfg.RequestTimeout}) })
+	idle = &idleTimer{timeout: m.cfg.IdleTimeout}
+	idle.timer = time.AfterFunc(idle.timeout, func() { cancel(idleTimeoutError{timeout: idle.timeout}) })
+	return idle, func() {
+		whole.Stop()
+		idle.timer.Stop()
+	}
 }
 
-func (c *idleConn) Read(p []byte) (int, error) {
-	if err := c.Conn.SetReadDeadline(time.Now().Add(c.timeout)); err != nil {
-		return 0, err
-	}
-	n, err := c.Conn.Read(p)
-	if errors.Is(err, os.ErrDeadlineExceeded) {
-		err = idleTimeoutError{timeout: c.timeout, cause: err}
-	}
-	return n, err
+// An idleTimer is the idle timeout of one request. It runs from the start of
+// the request while the client waits: for the response, and for each event
+// with data. The eventReader pauses it while the client works on an event,
+// and resumes it, from zero, when it waits for the next. A nil idleTimer
+// does nothing.
+type idleTimer struct {
+	timer   *time.Timer
+	timeout time.Duration
+	paused  bool
 }
 
-// An idleTimeoutError reports a server that sent nothing for too long.
-type idleTimeoutError struct {
-	timeout time.Duration
-	cause   error
+// pause stops the clock: an event with data has arrived.
+func (t *idleTimer) pause() {
+	if t != nil {
+		t.timer.Stop()
+		t.paused = true
+	}
 }
+
+// resume starts the clock again from zero, after a pause: the client waits
+// for the next event.
+func (t *idleTimer) resume() {
+	if t != nil && t.paused {
+		t.timer.Reset(t.timeout)
+		t.paused = false
+	}
+}
+
+// An idleTimeoutError reports a server that sent no data for too long.
+type idleTimeoutError struct{ timeout time.Duration }
 
 func (e idleTimeoutError) Error() string {
-	return fmt.Sprintf("the server sent nothing for %v (the idle timeout)", e.timeout)
+	return fmt.Sprintf("the server sent no data for %v (the idle timeout)", e.timeout)
 }
 
-func (e idleTimeoutError) Unwrap() error { return e.cause }
+// A requestTimeoutError reports a request that took too long as a whole.
+type requestTimeoutError struct{ timeout time.Duration }
+
+func (e requestTimeoutError) Error() string {
+	return fmt.Sprintf("no whole reply within %v (the request timeout)", e.timeout)
+}
 
 // A limitedReader fails with a tooLargeError once more than limit bytes
 // have been read through it. Unlike io.LimitReader, it does not pass a

@@ -178,9 +178,16 @@
 // says "add /v1 to the base URL"; a server's error with a name and a
 // message, as {"error": "TypeError", "message": "..."}, shows both.
 //
-// Three limits keep a request from hanging or growing without end, each
-// with a default: [Config.ConnectTimeout], [Config.IdleTimeout] (the
-// longest the server may send nothing) and [Config.MaxResponseBytes].
+// Four limits keep a request from hanging or growing without end, each
+// with a default: [Config.ConnectTimeout]; [Config.IdleTimeout], the
+// longest the server may send no data, where blank lines and comments such
+// as ": ping" count as none; [Config.RequestTimeout], the longest a whole
+// request may take, however steadily the server sends; and
+// [Config.MaxResponseBytes]. Each ends the request with one line that names
+// it. Pi relies on OpenAI's SDK, whose timeout (10 minutes) bounds only the
+// wait for the response's headers, and on Node's fetch, which gives up on a
+// body that sends nothing for five minutes; a comment every minute keeps
+// such a request waiting for ever.
 //
 // The API key, if any, comes only from the OPENAI_API_KEY environment
 // variable, through [APIKeyFromEnv], and is sent as "Authorization:
