@@ -50,9 +50,9 @@ type Config struct {
 	// ConnectTimeout bounds connecting to the server, TLS handshake
 	// included. Zero means DefaultConnectTimeout.
 	ConnectTimeout time.Duration
-	// IdleTimeout is the longest the server may send no data: while the
-	// model reads the history before its first word, and between two
-	// chunks of its reply. Blank lines and comments such as ": ping",
+	// IdleTimeout is the longest the server may send no data, once the
+	// request is sent: while the model reads the history before its first
+	// word, and between two chunks of its reply. Blank lines and comments such as ": ping",
 	// which servers send to keep a connection open, are no data. Zero
 	// means DefaultIdleTimeout.
 	IdleTimeout time.Duration

@@ -7,6 +7,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptrace"
+	"sync"
 	"time"
 )
 
@@ -51,46 +53,62 @@ func (e connectTimeoutError) Error() string {
 	return fmt.Sprintf("no connection to %s within %v (the connect timeout)", e.address, e.timeout)
 }
 
-// watch starts the two timeouts of one request, which cancel ctx's request
+// watch starts the two timeouts of one request, which cancel its context
 // with their error as the cause (context.Cause): the request timeout, which
 // runs from now to the reply's end, and the idle timeout, which runs while
-// the client waits for data. stop stops both. The idle timeout counts only
-// data: blank lines and comments, which a server may send to keep a
-// connection open, or to keep a client waiting, do not restart it; only an
-// event with data does (eventReader).
-func (m *Model) watch(cancel context.CancelCauseFunc) (idle *idleTimer, stop func()) {
+// the client waits for data, from the moment the request is sent. It
+// returns the context to send the request with, which starts the idle
+// timeout, and stop, which stops both. The idle timeout counts only data:
+// blank lines and comments, which a server may send to keep a connection
+// open, or to keep a client waiting, do not restart it; only an event with
+// data does (eventReader).
+func (m *Model) watch(ctx context.Context, cancel context.CancelCauseFunc) (sendCtx context.Context, idle *idleTimer, stop func()) {
 	whole := time.AfterFunc(m.cfg.RequestTimeout, func() { cancel(requestTimeoutError{timeout: m.cfg.RequestTimeout}) })
-	idle = &idleTimer{timeout: m.cfg.IdleTimeout}
+	idle = &idleTimer{timeout: m.cfg.IdleTimeout, paused: true}
 	idle.timer = time.AfterFunc(idle.timeout, func() { cancel(idleTimeoutError{timeout: idle.timeout}) })
-	return idle, func() {
+	idle.timer.Stop()
+	sendCtx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		WroteRequest: func(httptrace.WroteRequestInfo) { idle.resume() },
+	})
+	return sendCtx, idle, func() {
 		whole.Stop()
 		idle.timer.Stop()
 	}
 }
 
-// An idleTimer is the idle timeout of one request. It runs from the start of
-// the request while the client waits: for the response, and for each event
-// with data. The eventReader pauses it while the client works on an event,
-// and resumes it, from zero, when it waits for the next. A nil idleTimer
-// does nothing.
+// An idleTimer is the idle timeout of one request. It runs while the client
+// waits: for the response, once the request is sent, and for each event with
+// data. The eventReader pauses it while the client works on an event, and
+// resumes it, from zero, when it waits for the next. A nil idleTimer does
+// nothing. It is safe for concurrent use: the transport's goroutine starts
+// it.
 type idleTimer struct {
 	timer   *time.Timer
 	timeout time.Duration
+	mu      sync.Mutex
 	paused  bool
 }
 
 // pause stops the clock: an event with data has arrived.
 func (t *idleTimer) pause() {
-	if t != nil {
-		t.timer.Stop()
-		t.paused = true
+	if t == nil {
+		return
 	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.timer.Stop()
+	t.paused = true
 }
 
 // resume starts the clock again from zero, after a pause: the client waits
-// for the next event.
+// for the response, or for the next event.
 func (t *idleTimer) resume() {
-	if t != nil && t.paused {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.paused {
 		t.timer.Reset(t.timeout)
 		t.paused = false
 	}

@@ -109,19 +109,19 @@ func (m *Model) reply(ctx context.Context, req fakemodel.Request) (fakemodel.Ass
 	// a Ctrl-C.
 	reqCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	idle, stop := m.watch(cancel)
+	sendCtx, idle, stop := m.watch(reqCtx, cancel)
 	defer stop()
-	reply, err := m.exchange(ctx, reqCtx, idle, body, req)
+	reply, err := m.exchange(ctx, sendCtx, idle, body, req)
 	if err != nil && ctx.Err() == nil && reqCtx.Err() != nil {
 		err = context.Cause(reqCtx) // a timeout, whatever the read that noticed it says
 	}
 	return reply, err
 }
 
-// exchange sends the request body on reqCtx and reads the reply, with the
+// exchange sends the request body on sendCtx and reads the reply, with the
 // idle timeout idle running while it waits for the server.
-func (m *Model) exchange(ctx, reqCtx context.Context, idle *idleTimer, body []byte, req fakemodel.Request) (fakemodel.AssistantMessage, error) {
-	httpReq, err := http.NewRequestWithContext(reqCtx, http.MethodPost, m.endpoint.String(), bytes.NewReader(body))
+func (m *Model) exchange(ctx, sendCtx context.Context, idle *idleTimer, body []byte, req fakemodel.Request) (fakemodel.AssistantMessage, error) {
+	httpReq, err := http.NewRequestWithContext(sendCtx, http.MethodPost, m.endpoint.String(), bytes.NewReader(body))
 	if err != nil {
 		return fakemodel.AssistantMessage{}, err
 	}
