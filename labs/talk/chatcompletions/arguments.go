@@ -37,7 +37,7 @@ import (
 // JSON.parse reads any depth, and partial-json calls itself once per level
 // until JavaScript's stack runs out, a few thousand levels down, a number
 // that depends on the machine; it keeps the arrays it had read by then, and
-// JSON.stringify fails on them when the next request sends them back. A
+// JSON.stringify fails on them when the next request sends them back. 1.2
 // million [ took it 11 seconds. Here deeper arguments fail the request, at
 // once, with one line that names the call and the limit (errTooDeep).
 

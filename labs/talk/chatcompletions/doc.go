@@ -145,8 +145,8 @@
 // the call and the limit (the nesting limit). pi-ai states no bound: its
 // partial parser calls itself once per level until JavaScript's stack runs
 // out, a few thousand levels down, depending on the machine, and the
-// request that sends such arguments back fails. A million [ took it 11
-// seconds; here it takes milliseconds and little memory.
+// request that sends such arguments back fails. 1.2 million [ took it 11
+// seconds; here reading them takes milliseconds and little memory.
 //
 // # Failures and limits
 //
