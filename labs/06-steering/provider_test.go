@@ -525,19 +525,29 @@ func TestFirstTimeMistakesSayWhatToDo(t *testing.T) {
 	expected.True(t, strings.HasPrefix(stderr.String(), "-model-name is empty: name the model the server should run, such as qwen3:8b (is the variable you gave it set?)\n"),
 		"an empty model name: a line that says what to do, first: %q", stderr.String())
 
-	srv := startFixtureServer(t, response{status: http.StatusNotFound, body: "404 page not found"}, response{stall: true})
-	c := startLiveChat("-chat", "-model-name", "qwen3:8b", "-base-url", srv.URL, "-idle-timeout", "50ms")
+	// Each session has one request: a short idle timeout bounds only the
+	// one that stalls, so that a busy machine cannot make an answer late.
+	srv := startFixtureServer(t, response{status: http.StatusNotFound, body: "404 page not found"})
+	c := startLiveChat("-chat", "-model-name", "qwen3:8b", "-base-url", srv.URL)
 	c.typeLine(t, "Hi.")
 	c.stdout.await(t, "the agent's history holds", 1)
-	c.typeLine(t, "Hi again.")
-	c.stdout.await(t, "the agent's history holds", 2)
 	if !expected.Equal(t, 0, c.end(), "the session ends with status 0 (standard error: %s)", c.stderr) {
 		return
 	}
-	inOrder(t, c.stdout.String(),
-		"turn 1 · model request failed: chat completions: the server answered 404 Not Found: 404 page not found; add /v1 to the base URL: "+srv.URL+"/v1",
-		"turn 1 · model request failed: chat completions: the server sent no data for 50ms (the idle timeout)",
-	)
+	expected.Contains(t, c.stdout.String(),
+		"turn 1 · model request failed: chat completions: the server answered 404 Not Found: 404 page not found; add /v1 to the base URL: "+srv.URL+"/v1\n",
+		"a server without /v1 in its URL: the line says to add it")
+
+	srv = startFixtureServer(t, response{stall: true})
+	c = startLiveChat("-chat", "-model-name", "qwen3:8b", "-base-url", srv.URL, "-idle-timeout", "50ms")
+	c.typeLine(t, "Hi again.")
+	c.stdout.await(t, "the agent's history holds", 1)
+	if !expected.Equal(t, 0, c.end(), "the session ends with status 0 (standard error: %s)", c.stderr) {
+		return
+	}
+	expected.Contains(t, c.stdout.String(),
+		"turn 1 · model request failed: chat completions: the server sent no data for 50ms (the idle timeout)\n",
+		"a server that sends nothing: the line names the idle timeout")
 }
 
 // TestARequestHasAnOverallBound: -request-timeout bounds a whole request,
@@ -555,19 +565,19 @@ func TestARequestHasAnOverallBound(t *testing.T) {
 	expected.Equal(t, 2, cli.Run(context.Background(), run, []string{"-chat", "-model-name", "m", "-request-timeout", "0s"}, &stdout, &stderr), "-request-timeout 0s: the exit status")
 	expected.Contains(t, stderr.String(), "invalid value 0s for flag -request-timeout: must be more than 0, such as 30m", "-request-timeout 0s is refused")
 
-	srv := startFixtureServer(t, response{stall: true}, response{fixture: "text"})
+	// One request, which stalls: a request that the server answers could
+	// be late on a busy machine. That the session goes on after a failed
+	// request, the provider's own tests show (labs/talk/chatcompletions).
+	srv := startFixtureServer(t, response{stall: true})
 	c := startLiveChat("-chat", "-model-name", "test-model", "-base-url", srv.URL, "-request-timeout", "50ms")
 	c.typeLine(t, "Hi.")
 	c.stdout.await(t, "the agent's history holds", 1)
-	c.typeLine(t, "What is 23 × 17?")
-	c.stdout.await(t, "the agent's history holds", 2)
 	if !expected.Equal(t, 0, c.end(), "the session ends with status 0 (standard error: %s)", c.stderr) {
 		return
 	}
-	inOrder(t, c.stdout.String(),
-		"turn 1 · model request failed: chat completions: no whole reply within 50ms (the request timeout)",
-		"turn 1 · model said: 23 × 17 = 391.",
-	)
+	expected.Contains(t, c.stdout.String(),
+		"turn 1 · model request failed: chat completions: no whole reply within 50ms (the request timeout)\n",
+		"a server that never finishes its reply: the line names the request timeout")
 }
 
 // TestChatGoesOnAfterAFailedRequest: each failure of the server, or of the
