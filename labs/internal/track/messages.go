@@ -164,6 +164,7 @@ LAB 是实验的目录名、编号，或者名字的开头（带不带编号都�
 	msgStartExercise     = Text{EN: "  exercise %d: %s, in %s", ZH: "  练习 %d：%s（写在 %s 里）"}
 	msgStartNext         = Text{EN: "Read README.md, section \"%s\", then write the first exercise.\n  go run ./labs check %s    what still fails, and what to do next\n  go run ./labs watch %s    the same, again on every save", ZH: "先读 README.zh-CN.md 的「%s」一节，再写第一个练习。\n  go run ./labs check %s    还有什么没通过，下一步做什么\n  go run ./labs watch %s    同上，每次保存都再检查一次"}
 	msgResetRefuses      = Text{EN: "%s holds work of yours that reset would discard: %s.\nTo discard it: go run ./labs reset -force %s\nTo keep it, move it aside first, to a name that git ignores and go test ./... skips:\n  mv %s %s", ZH: "%s 里有你写的东西，reset 会把它们丢掉：%s。\n确定要丢掉：go run ./labs reset -force %s\n想留着，就先把它挪到一边，换一个 git 不跟踪、go test ./... 也会跳过的名字：\n  mv %s %s"}
+	msgCopyRecovered     = Text{EN: "Your copy of %s is back in %s: a reset that was stopped midway had set it aside.", ZH: "你的 %s 副本已经放回 %s：之前有一次 reset 中途被打断，把它暂时挪到了一边。"}
 	msgResetFresh        = Text{EN: "Reset %s: your copy is the starter again.", ZH: "已重置 %s：你的副本又回到了起始代码。"}
 	msgRememberFailed    = Text{EN: "note: %v", ZH: "注意：%v"}
 
