@@ -104,7 +104,9 @@ Flags, before or after the command:
 
 Exit status: 0 on success, and when Ctrl-C ends watch; 1 when check finds
 a rule broken or a command cannot do what it was asked; 2 for a bad command
-line; 130 when Ctrl-C ends any other command.
+line; 130 when Ctrl-C ends any other command. SIGTERM and SIGHUP (a closed
+terminal) let start and reset finish writing the copy, stop check, and
+then end the command by the signal.
 `, ZH: `用法：go run ./labs [选项] [命令 LAB]
 
 自己动手写：start 把一个实验复制到 _mywork/，挖掉实验的核心代码，
@@ -138,7 +140,8 @@ LAB 是实验的目录名、编号，或者名字的开头（带不带编号都�
 
 退出状态：成功时为 0，Ctrl-C 结束 watch 时也是 0；check 发现有规则
 没满足，或者命令做不到要求的事，为 1；命令行有误为 2；Ctrl-C 结束
-其他命令时为 130。
+其他命令时为 130。SIGTERM 和 SIGHUP（比如终端被关掉）会先让 start 和
+reset 把副本写完整、让 check 停下，再以这个信号结束命令。
 `}
 	msgBadFlag        = Text{EN: "%v", ZH: "%v"}
 	msgUnknownFlag    = Text{EN: "flag provided but not defined: -%s", ZH: "没有 -%s 这个选项"}
