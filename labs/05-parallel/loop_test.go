@@ -343,6 +343,8 @@ func TestHooksChangeResults(t *testing.T) {
 		after   func(context.Context, AfterToolCallContext) (AfterToolCallResult, error)
 		result  string
 		isError bool
+		// refused: BeforeToolCall stops the call before it runs.
+		refused bool
 	}{
 		{name: "no hooks", result: "Oslo 4 °C, light rain"},
 		{
@@ -350,21 +352,21 @@ func TestHooksChangeResults(t *testing.T) {
 			before: func(context.Context, BeforeToolCallContext) (BeforeToolCallResult, error) {
 				return BeforeToolCallResult{Block: true, Reason: "not now"}, nil
 			},
-			result: "not now", isError: true,
+			result: "not now", isError: true, refused: true,
 		},
 		{
 			name: "block without a reason",
 			before: func(context.Context, BeforeToolCallContext) (BeforeToolCallResult, error) {
 				return BeforeToolCallResult{Block: true}, nil
 			},
-			result: "Tool execution was blocked", isError: true,
+			result: "Tool execution was blocked", isError: true, refused: true,
 		},
 		{
 			name: "BeforeToolCall fails",
 			before: func(context.Context, BeforeToolCallContext) (BeforeToolCallResult, error) {
 				return BeforeToolCallResult{}, hookErr
 			},
-			result: "audit log unavailable", isError: true,
+			result: "audit log unavailable", isError: true, refused: true,
 		},
 		{
 			name: "AfterToolCall replaces the content",
@@ -410,7 +412,7 @@ func TestHooksChangeResults(t *testing.T) {
 						}
 					}
 				}
-				expected.Equal(t, ToolExecutionEnd{ToolCallID: "a", ToolName: "weather", Result: tt.result, IsError: tt.isError}, end,
+				expected.Equal(t, ToolExecutionEnd{ToolCallID: "a", ToolName: "weather", Result: tt.result, IsError: tt.isError, Refused: tt.refused}, end,
 					"the call's end carries the result the hooks decided")
 				if !expected.Equal(t, 1, len(turnEnd.ToolResults), "turn_end carries the call's result") {
 					return
@@ -888,7 +890,7 @@ func TestACancelledRunWinsOverABlock(t *testing.T) {
 				ends = append(ends, end)
 			}
 		}
-		expected.Equal(t, []ToolExecutionEnd{{ToolCallID: "a", ToolName: "weather", Result: "Operation aborted", IsError: true}}, ends,
+		expected.Equal(t, []ToolExecutionEnd{{ToolCallID: "a", ToolName: "weather", Result: "Operation aborted", IsError: true, Refused: true}}, ends,
 			"the call's result says it was aborted, whatever BeforeToolCall said")
 	})
 }
@@ -959,7 +961,7 @@ func TestAFailedPreparationKeepsItsOwnError(t *testing.T) {
 				if !expected.True(t, ctx.Err() != nil, "the run was cancelled") {
 					return
 				}
-				expected.Equal(t, []ToolExecutionEnd{{ToolCallID: "a", ToolName: tc.call.Name, Result: tc.want, IsError: true}}, ends,
+				expected.Equal(t, []ToolExecutionEnd{{ToolCallID: "a", ToolName: tc.call.Name, Result: tc.want, IsError: true, Refused: true}}, ends,
 					"the call keeps its own error")
 			})
 		})

@@ -134,6 +134,8 @@ func TestHooksStillChangeResults(t *testing.T) {
 		after   func(context.Context, AfterToolCallContext) (AfterToolCallResult, error)
 		result  string
 		isError bool
+		// refused: BeforeToolCall stops the call before it runs.
+		refused bool
 	}{
 		{name: "no hooks", result: "A"},
 		{
@@ -141,21 +143,21 @@ func TestHooksStillChangeResults(t *testing.T) {
 			before: func(context.Context, BeforeToolCallContext) (BeforeToolCallResult, error) {
 				return BeforeToolCallResult{Block: true, Reason: "not now"}, nil
 			},
-			result: "not now", isError: true,
+			result: "not now", isError: true, refused: true,
 		},
 		{
 			name: "block without a reason",
 			before: func(context.Context, BeforeToolCallContext) (BeforeToolCallResult, error) {
 				return BeforeToolCallResult{Block: true}, nil
 			},
-			result: "Tool execution was blocked", isError: true,
+			result: "Tool execution was blocked", isError: true, refused: true,
 		},
 		{
 			name: "BeforeToolCall fails",
 			before: func(context.Context, BeforeToolCallContext) (BeforeToolCallResult, error) {
 				return BeforeToolCallResult{}, hookErr
 			},
-			result: "audit log unavailable", isError: true,
+			result: "audit log unavailable", isError: true, refused: true,
 		},
 		{
 			name: "AfterToolCall replaces the content",
@@ -200,7 +202,7 @@ func TestHooksStillChangeResults(t *testing.T) {
 					}
 				}
 			}
-			expected.Equal(t, ToolExecutionEnd{ToolCallID: "a", ToolName: "a", Result: tt.result, IsError: tt.isError}, end,
+			expected.Equal(t, ToolExecutionEnd{ToolCallID: "a", ToolName: "a", Result: tt.result, IsError: tt.isError, Refused: tt.refused}, end,
 				"the call's end carries the result the hooks decided")
 			if !expected.Equal(t, 1, len(turnEnd.ToolResults), "turn_end carries the call's result") {
 				return
@@ -444,7 +446,7 @@ func TestACancelledRunStillWinsOverABlock(t *testing.T) {
 			ends = append(ends, end)
 		}
 	}
-	expected.Equal(t, []ToolExecutionEnd{{ToolCallID: "a", ToolName: "search", Result: "Operation aborted", IsError: true}}, ends,
+	expected.Equal(t, []ToolExecutionEnd{{ToolCallID: "a", ToolName: "search", Result: "Operation aborted", IsError: true, Refused: true}}, ends,
 		"the call's result says it was aborted, whatever BeforeToolCall said")
 }
 
