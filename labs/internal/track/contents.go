@@ -31,7 +31,7 @@ func (s *session) contents(ctx context.Context) error {
 	}
 	reports := map[string]*report{}
 	if len(targets) > 0 {
-		rs, err := s.checkCopies(ctx, targets, false)
+		rs, err := s.checkCopies(ctx, targets, checkOptions{})
 		if err != nil {
 			if ctx.Err() != nil {
 				return errInterrupted
@@ -117,6 +117,8 @@ func (s *session) contentsOf(r *report) {
 			p.sayIn(p.good, msgTOCPasses, i+1, title)
 		case e.notRun():
 			p.say(msgTOCNotRun, i+1, title)
+		case e.finding != nil && e.finding.stuck != nil:
+			p.sayIn(p.bad, msgTOCStuck, i+1, title)
 		default:
 			p.sayIn(p.bad, msgTOCFails, i+1, title, e.exercise.Rules[e.broken].Text.In(p.lang))
 		}
