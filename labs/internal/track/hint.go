@@ -174,10 +174,10 @@ func (f *finding) text() string {
 	return b.String()
 }
 
-// fingerprint tells one failure of a test from another: the test, and
-// what it reported, without its numbers, which change as the learner edits
-// lines or the values they are near. The same mistake, checked again, has
-// the same fingerprint.
+// fingerprint tells one failure of a test from another: the test, what it
+// reported, and where, without its numbers, which change as the learner
+// edits lines or the values they are near. The same mistake, checked
+// again, has the same fingerprint.
 func (f *finding) fingerprint() string {
 	if f == nil {
 		return ""
@@ -186,6 +186,9 @@ func (f *finding) fingerprint() string {
 	b.WriteString(f.test + "\n" + f.why.EN + "\n")
 	for _, fd := range f.found {
 		b.WriteString(fd.Message + "\n")
+	}
+	for _, l := range f.lines {
+		b.WriteString(l + "\n")
 	}
 	h := fnv.New64a()
 	h.Write([]byte(digits.ReplaceAllString(b.String(), "#")))

@@ -2,10 +2,12 @@ package track
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -103,9 +105,10 @@ var raceAccess = regexp.MustCompile(`^((?:Previous )?(?:[Aa]tomic )?(?:[Rr]ead|[
 
 // racesIn reads the race detector's reports in a test's output: for each
 // access of each race, the place in the copy of the frame nearest to it, a
-// frame in the learner's files if one is, as "  write at
-// _mywork/05-parallel/batch.go:206 in (*runState).execute.func1". Races
-// whose accesses are all at places shown already are left out.
+// frame in the learner's files if one is, and the code there, as "  write
+// at _mywork/05-parallel/batch.go:206 in (*runState).execute.func1: done =
+// append(done, o)". Races whose accesses are all at places shown already
+// are left out.
 func racesIn(lines []string, copyDir, copyRel string, learner ...string) []string {
 	prefix := copyDir + string(filepath.Separator)
 	var out []string
@@ -151,6 +154,9 @@ func racesIn(lines []string, copyDir, copyRel string, learner ...string) []strin
 			}
 			file := filepath.ToSlash(strings.TrimPrefix(at, prefix))
 			where := copyRel + "/" + file + " in " + function
+			if code := sourceLine(copyDir, file); code != "" {
+				where += ": " + code
+			}
 			name, _, _ := strings.Cut(file, ":")
 			if inCode == "" {
 				inCode = where
@@ -164,4 +170,23 @@ func racesIn(lines []string, copyDir, copyRel string, learner ...string) []strin
 	}
 	endRace()
 	return out
+}
+
+// sourceLine returns the code at a place of the copy in dir, "batch.go:206",
+// without its indentation, or "" if it cannot be read.
+func sourceLine(dir, place string) string {
+	name, number, _ := strings.Cut(place, ":")
+	n, err := strconv.Atoi(number)
+	if err != nil || n < 1 {
+		return ""
+	}
+	src, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
+	if err != nil {
+		return ""
+	}
+	lines := strings.Split(string(src), "\n")
+	if n > len(lines) {
+		return ""
+	}
+	return printable(strings.TrimSpace(lines[n-1]))
 }

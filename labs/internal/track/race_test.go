@@ -2,6 +2,7 @@ package track
 
 import (
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -69,6 +70,17 @@ func TestARaceIsReadAtItsLines(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("the race's places are\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// The code at each place, where the copy has it.
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "batch.go"), []byte(strings.Repeat("\n", 205)+"\t\t\tdone = append(done, o)\n"), 0o644)
+	var copied []string
+	for _, l := range aRace {
+		copied = append(copied, strings.ReplaceAll(l, "/repo/mywork/05-parallel", dir))
+	}
+	got = racesIn(copied, dir, "mywork/05-parallel", "batch.go")
+	if want := "  read at mywork/05-parallel/batch.go:206 in (*runState).execute.func1: done = append(done, o)"; len(got) == 0 || got[0] != want {
+		t.Errorf("the race's first place is %q, want %q: with the code there", got, want)
 	}
 	if got := racesIn(aRace[:1], "/repo/mywork/05-parallel", "mywork/05-parallel", "batch.go"); len(got) != 0 {
 		t.Errorf("a test without a race has the places %q, want none", got)
@@ -152,7 +164,9 @@ func TestARaceGetsHintsAboutRaces(t *testing.T) {
 		want  string
 	}{
 		{"  write at mywork/05-parallel/loop.go:171 in (*runState).loop", firstLine(raceHints[0].EN)},
-		{"  read at mywork/05-parallel/batch.go:206 in (*runState).execute.func1", ""},
+		{"  read at mywork/05-parallel/batch.go:206 in (*runState).execute.func1: done = append(done, o)", ""},
+		// Another race in the same goroutines is not that mistake.
+		{"  write at mywork/05-parallel/batch.go:206 in (*runState).execute.func1: finished++", firstLine(raceHints[0].EN)},
 	} {
 		r := passingWith(&report{lab: lab, dir: "/repo/mywork/05-parallel", rel: "mywork/05-parallel"})
 		r.raceChecked, r.race = true, &finding{test: "TestX", why: msgRace, lines: []string{tt.place}}
@@ -167,5 +181,36 @@ func TestARaceGetsHintsAboutRaces(t *testing.T) {
 		out := hintsOf(t, wb, lab, r, r, r)
 		wantContains(t, out[0], "for the data race that go test -race found:\n  "+want+"\n", "hint for a race at %q", tt.place)
 		wantContains(t, out[2], "The lab's own code for its exercises: labs/05-parallel/batch.go:", "the last hint of a race")
+	}
+}
+
+// TestTheContentsKeepARaceThatCheckFound checks that the table of contents,
+// which does not run the race detector, does not call a copy done whose
+// race check found, while the copy is unchanged.
+func TestTheContentsKeepARaceThatCheckFound(t *testing.T) {
+	lab := labOf(t, "05-parallel")
+	wb := testWorkbook(t, false)
+	startLab(t, wb, "05")
+	dir := wb.copyDir(lab.Name)
+	racy := passingWith(&report{lab: lab, dir: dir, rel: wb.rel(dir)})
+	racy.raceChecked, racy.race = true, &finding{test: "TestX", why: msgRace, lines: []string{"  write at x.go:1 in f"}}
+	if err := wb.remember(lab, wb.digest(lab, dir), choose(lab, racy)); err != nil {
+		t.Fatal(err)
+	}
+	r := passingWith(&report{lab: lab, dir: dir, rel: wb.rel(dir)})
+	wb.keptRace(r)
+	if r.passes() {
+		t.Fatal("a copy whose race check found passes in the table of contents, want it to fail")
+	}
+	var out strings.Builder
+	s := &session{wb: wb, out: newPrinter(&out, English, false)}
+	s.contentsOf(r)
+	wantContains(t, out.String(), "    ✗ "+raceRule.EN+"\n", "the table of contents")
+
+	writeFile(t, filepath.Join(dir, "batch.go"), []byte("package main\n"), 0o644)
+	r = passingWith(&report{lab: lab, dir: dir, rel: wb.rel(dir)})
+	wb.keptRace(r)
+	if !r.passes() {
+		t.Error("a copy that changed since check found a race keeps the race, want it to pass until check runs again")
 	}
 }
