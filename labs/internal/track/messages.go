@@ -244,28 +244,28 @@ LAB 是实验的目录名、编号，或者名字的开头（带不带编号都�
 var (
 	stuckHints = map[stuckKind][]Text{
 		stuckWaits: {
-			Text{EN: "Every goroutine of the run waits for another, so none can go on. check lists where each\nwaits. For each, ask which goroutine should wake it: who receives what it sends, who\nsends what it receives, who calls Done or Unlock. If that goroutine is in the list too,\nor has returned, nothing ever will.",
+			Text{EN: "Every goroutine of the run waits for another, so none can go on. check lists\nwhere each waits. For each, ask which goroutine should wake it: who receives\nwhat it sends, who sends what it receives, who calls Done or Unlock. If that\ngoroutine is in the list too, or has returned, nothing ever will.",
 				ZH: "这次运行的每个 goroutine 都在等另一个，所以谁也走不下去。check 列出了它们各自\n等待的地方。对每一处都问一问：该由哪个 goroutine 来唤醒它？谁来接收它发送的，\n谁来发送它要接收的，谁来调用 Done 或 Unlock？如果那个 goroutine 也在这张单子上，\n或者已经返回了，就永远没人来唤醒它。"},
-			Text{EN: "The usual causes: a send on an unbuffered channel before anyone receives, as when a\nloop calls wg.Wait() before it reads the channel the goroutines send on; a receive\nthat expects more values than are sent; a goroutine that returns early without\nsending; a mutex locked twice.",
+			Text{EN: "The usual causes: a send on an unbuffered channel before anyone receives, as\nwhen a loop calls wg.Wait() before it reads the channel the goroutines send\non; a receive that expects more values than are sent; a goroutine that returns\nearly without sending; a mutex locked twice.",
 				ZH: "常见的原因有：在有人接收之前就往无缓冲 channel 发送，比如循环先调用 wg.Wait()，\n再去读 goroutine 们发送用的 channel；接收的次数比发送的多；goroutine 没发送就\n提前返回了；同一把互斥锁锁了两次。"},
 		},
 		stuckLock: {
-			Text{EN: "A goroutine waits to lock a mutex that nobody unlocks. Does a function return while it\nholds the lock, on an early return or an error? defer mu.Unlock(), right after\nmu.Lock(), unlocks it on every return.",
+			Text{EN: "A goroutine waits to lock a mutex that nobody unlocks. Does a function return\nwhile it holds the lock, on an early return or an error? defer mu.Unlock(),\nright after mu.Lock(), unlocks it on every return.",
 				ZH: "有个 goroutine 在等一把没人解开的互斥锁。是不是有函数拿着锁就返回了，比如提前\nreturn 或者出错返回？紧跟在 mu.Lock() 后面写 defer mu.Unlock()，函数无论从哪里\n返回都会解锁。"},
-			Text{EN: "A goroutine that holds a mutex and locks it again waits for itself: Go's mutexes are\nnot reentrant. Does a function that holds the lock call another that takes it too?",
+			Text{EN: "A goroutine that holds a mutex and locks it again waits for itself: Go's\nmutexes are not reentrant. Does a function that holds the lock call another\nthat takes it too?",
 				ZH: "已经拿着一把互斥锁的 goroutine 再去锁它，就是在等它自己：Go 的互斥锁不可重入。\n是不是有个拿着锁的函数，又调用了另一个也要拿这把锁的函数？"},
 		},
 		stuckSpins: {
-			Text{EN: "The test ran out of time, and no goroutine waited for another: most likely a loop\nthat never ends, or one that spins, checking a variable, or polling a channel with\nselect and default, without ever waiting. check lists where the goroutines were\nwhen the test was stopped: the first is most likely the loop.",
+			Text{EN: "The test ran out of time, and no goroutine waited for another: most likely a\nloop that never ends, or one that spins, checking a variable, or polling a\nchannel with select and default, without ever waiting. check lists where the\ngoroutines were when the test was stopped: the first is most likely the loop.",
 				ZH: "测试超时了，却没有哪个 goroutine 在等另一个：多半是有个循环停不下来，或者一直\n空转：反复检查一个变量，或者用带 default 的 select 轮询 channel，从不真正等待。\ncheck 列出了测试被停下时各个 goroutine 所在的位置：第一个多半就是那个循环。"},
-			Text{EN: "Look at the loop at that line: does its condition ever change? Does each pass take a\nstep toward its end, such as a value received from a channel or a counter that grows?\nTo wait for another goroutine, receive from a channel or call wg.Wait(); never spin\non a variable.",
-				ZH: "看看那一行的循环：它的条件会变吗？每一遍都朝结束走了一步吗，比如从 channel 收到\n一个值，或者计数器加了一？要等另一个 goroutine，就从 channel 接收，或者调用\nwg.Wait()；不要在一个变量上空转。"},
+			Text{EN: "Look at the loop at that line: does its condition ever change? Does each pass\ntake a step toward its end, such as a value received from a channel or a\ncounter that grows? To wait for another goroutine, receive from a channel or\ncall wg.Wait(); never spin on a variable.",
+				ZH: "看看那一行的循环：它的条件会变吗？每一遍都朝结束走了一步吗，比如从 channel 收\n到一个值，或者计数器加了一？要等另一个 goroutine，就从 channel 接收，或者调用\nwg.Wait()；不要在一个变量上空转。"},
 		},
 	}
 	raceHints = []Text{
-		Text{EN: "Two goroutines used the same memory at once, and at least one wrote: check shows the\ntwo accesses. Nothing orders them, so a run may see the old value, the new one, or a\nbroken one, and the tests pass only by luck.",
-			ZH: "两个 goroutine 同时用了同一块内存，至少有一个在写：check 列出了这两处访问。\n没有任何东西规定它们的先后，所以一次运行可能看到旧值、新值，或者一个坏掉的值，\n测试能通过只是运气好。"},
-		Text{EN: "Make the goroutines share nothing that one of them writes, unguarded: each writes a\nslot of its own, in a slice made before they start, or hands its values over a channel;\nwhat they must share, such as a queue, they touch only while they hold its mutex. A\nvariable that several goroutines append to, or count with ++, races.",
-			ZH: "让这些 goroutine 不共享任何一个会被其中之一不加保护地写入的东西：每个只写自己的\n槽位（槽位所在的切片在它们启动之前就分配好），或者通过 channel 交出自己的值；\n必须共享的东西，比如一个队列，只在拿着它的互斥锁时才碰。几个 goroutine 一起\nappend 的变量，或者一起用 ++ 计数的变量，都会发生竞争。"},
+		Text{EN: "Two goroutines used the same memory at once, and at least one wrote: check\nshows the two accesses. Nothing orders them, so a run may see the old value,\nthe new one, or a broken one, and the tests pass only by luck.",
+			ZH: "两个 goroutine 同时用了同一块内存，至少有一个在写：check 列出了这两处访问。没\n有任何东西规定它们的先后，所以一次运行可能看到旧值、新值，或者一个坏掉的值，测\n试能通过只是运气好。"},
+		Text{EN: "Make the goroutines share nothing that one of them writes, unguarded: each\nwrites a slot of its own, in a slice made before they start, or hands its\nvalues over a channel; what they must share, such as a queue, they touch only\nwhile they hold its mutex. A variable that several goroutines append to, or\ncount with ++, races.",
+			ZH: "让这些 goroutine 不共享任何一个会被其中之一不加保护地写入的东西：每个只写自己\n的槽位（槽位所在的切片在它们启动之前就分配好），或者通过 channel 交出自己的值；\n必须共享的东西，比如一个队列，只在拿着它的互斥锁时才碰。几个 goroutine 一起\nappend 的变量，或者一起用 ++ 计数的变量，都会发生竞争。"},
 	}
 )
