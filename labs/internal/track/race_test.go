@@ -214,3 +214,20 @@ func TestTheContentsKeepARaceThatCheckFound(t *testing.T) {
 		t.Error("a copy that changed since check found a race keeps the race, want it to pass until check runs again")
 	}
 }
+
+// TestHintOnAPassingCopyNamesTheRaceDetector checks that hint, which does
+// not run the race detector, does not call a copy of a lab that runs it
+// done: check does that, once the race detector has run.
+func TestHintOnAPassingCopyNamesTheRaceDetector(t *testing.T) {
+	lab := labOf(t, "05-parallel")
+	r := passingWith(&report{lab: lab, dir: "/repo/mywork/05-parallel", rel: "mywork/05-parallel"})
+	out := hintsOf(t, testWorkbook(t, false), lab, r)[0]
+	if want := "Every test of 05-parallel passes. go run ./labs check 05-parallel runs the race detector too, before it says Done.\n"; out != want {
+		t.Errorf("hint on a passing copy, the race detector not run, says %q, want %q", out, want)
+	}
+	r.raceChecked = true
+	out = hintsOf(t, testWorkbook(t, false), lab, r)[0]
+	if want := "Every exercise of 05-parallel passes: no hint needed.\n"; out != want {
+		t.Errorf("hint on a copy check called done says %q, want %q", out, want)
+	}
+}

@@ -227,3 +227,19 @@ func TestAStuckRunGetsHintsAboutStuckRuns(t *testing.T) {
 		wantContains(t, out.String(), "\n  "+want+"\n", "hint for a run stuck as %q", tt.kind)
 	}
 }
+
+// TestTheContentsSayARunIsStuck checks the table of contents' line of an
+// exercise whose run got stuck.
+func TestTheContentsSayARunIsStuck(t *testing.T) {
+	lab := labOf(t, "05-parallel")
+	r := reportOf(lab, 0, 0, &finding{test: "TestX", why: msgDeadlock, stuck: &stuckRun{kind: stuckWaits}})
+	for lang, want := range map[Lang]string{
+		English: "    ✗ exercise 1: " + lab.Exercises[0].Title.EN + ": your run is stuck\n",
+		Chinese: "    ✗ 练习 1：" + lab.Exercises[0].Title.ZH + "：你的运行卡住了\n",
+	} {
+		var out strings.Builder
+		s := &session{wb: openedWorkbook(t), out: newPrinter(&out, lang, false)}
+		s.contentsOf(r)
+		wantContains(t, out.String(), want, "the table of contents in %s", lang)
+	}
+}
