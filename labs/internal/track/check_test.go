@@ -2,6 +2,7 @@ package track
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io/fs"
 	"os"
@@ -32,11 +33,22 @@ func needShell(t *testing.T) {
 	}
 }
 
+// shell returns the command that runs command with sh in dir (the test's
+// own if empty), ended after expected.RunLimit, so that a command that hangs
+// fails the test instead of hanging it.
+func shell(t *testing.T, command, dir string) *exec.Cmd {
+	ctx, cancel := context.WithTimeout(t.Context(), expected.RunLimit)
+	t.Cleanup(cancel)
+	cmd := exec.CommandContext(ctx, "sh", "-c", command)
+	cmd.Dir = dir
+	return cmd
+}
+
 // shellWords splits a command line as a POSIX shell does, with sh itself.
 func shellWords(t *testing.T, command string) []string {
 	t.Helper()
 	needShell(t)
-	out, err := exec.Command("sh", "-c", `printf '%s\n' `+command).Output()
+	out, err := shell(t, `printf '%s\n' `+command, "").Output()
 	if err != nil {
 		t.Fatalf("sh runs %s: %v", command, err)
 	}
@@ -359,9 +371,7 @@ func TestADeletedTestFileSaysHowToRestoreIt(t *testing.T) {
 		})
 	})
 	for _, command := range restores {
-		cmd := exec.Command("sh", "-c", command)
-		cmd.Dir = wb.root
-		out, err := cmd.CombinedOutput()
+		out, err := shell(t, command, wb.root).CombinedOutput()
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", command, err, out)
 		}

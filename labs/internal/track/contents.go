@@ -19,6 +19,7 @@ func (s *session) contents(ctx context.Context) error {
 	var targets []target
 	for _, name := range wb.labs {
 		if lab := wb.lab(name); lab != nil {
+			s.recoverCopy(lab)
 			info, err := os.Stat(wb.copyDir(name))
 			switch {
 			case err == nil && info.IsDir():

@@ -134,7 +134,12 @@
 // run, in the learner's files first.
 //
 // go test and what it starts run in a process group of their own, which
-// check ends whole on Ctrl-C, SIGTERM and SIGHUP. A test binary that has
+// check ends whole on Ctrl-C, SIGTERM and SIGHUP; go test's work folders
+// and the tests' temporary folders are in a folder check removes. SIGTERM
+// and SIGHUP cancel any command as Ctrl-C does (Run), so that start and
+// reset finish writing the copy first; then the track ends by the signal.
+// A copy that a killed reset had set aside is put back by the next command
+// (recoverCopy). A test binary that has
 // not begun a test 10 s after it started, an init function that never
 // ends, is asked for a dump of its goroutines and ended, and check names
 // the line. A test binary may write at most 2 GiB of memory. Whatever go

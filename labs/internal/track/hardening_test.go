@@ -196,3 +196,24 @@ func TestAMissingReturnIsInTheRegionAboveIt(t *testing.T) {
 		t.Errorf("an error at line 8 is at place %d, want %d (outside the region): a line further is outside", at.at, outsideRegion)
 	}
 }
+
+// TestSolutionEscapesTheLearnersBytes checks that the lines of solution's
+// diffs, which come from the learner's files, reach the terminal escaped, as
+// check's and hint's do: an escape sequence that sets the window's title or
+// clears the screen, or a bidirectional override that reorders what a line
+// shows, prints as the characters that write it.
+func TestSolutionEscapesTheLearnersBytes(t *testing.T) {
+	wb := testWorkbook(t, false)
+	startLab(t, wb, "02")
+	path := filepath.Join(wb.copyDir("02-loop"), "loop.go")
+	mine := append(readFile(t, path), "// \x1b]0;owned\x07 \x1b[2J \u202e!olleh\n"...)
+	writeFile(t, path, mine, 0o644)
+	res := runCommand(t, wb, "solution", "02")
+	wantStatus(t, res, 0)
+	for _, raw := range []string{"\x1b", "\x07", "\u202e"} {
+		if strings.Contains(res.stdout, raw) {
+			t.Errorf("%s: standard output holds %q, want it escaped:\n%q", res, raw, res.stdout)
+		}
+	}
+	wantContains(t, res.stdout, `-// \x1b]0;owned\a \x1b[2J \u202e!olleh`, "%s: standard output", res)
+}

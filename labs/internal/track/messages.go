@@ -119,7 +119,9 @@ Flags, before or after the command:
 
 Exit status: 0 on success, and when Ctrl-C ends watch; 1 when check finds
 a rule broken or a command cannot do what it was asked; 2 for a bad command
-line; 130 when Ctrl-C ends any other command.
+line; 130 when Ctrl-C ends any other command. SIGTERM and SIGHUP (a closed
+terminal) let start and reset finish writing the copy, stop check, and
+then end the command by the signal.
 `, ZH: `用法：go run ./labs [选项] [命令 LAB]
 
 自己动手写：start 把一个实验复制到 _mywork/，挖掉实验的核心代码，
@@ -153,7 +155,8 @@ LAB 是实验的目录名、编号，或者名字的开头（带不带编号都�
 
 退出状态：成功时为 0，Ctrl-C 结束 watch 时也是 0；check 发现有规则
 没满足，或者命令做不到要求的事，为 1；命令行有误为 2；Ctrl-C 结束
-其他命令时为 130。
+其他命令时为 130。SIGTERM 和 SIGHUP（比如终端被关掉）会先让 start 和
+reset 把副本写完整、让 check 停下，再以这个信号结束命令。
 `}
 	msgBadFlag        = Text{EN: "%v", ZH: "%v"}
 	msgUnknownFlag    = Text{EN: "flag provided but not defined: -%s", ZH: "没有 -%s 这个选项"}
@@ -179,6 +182,7 @@ LAB 是实验的目录名、编号，或者名字的开头（带不带编号都�
 	msgStartExercise     = Text{EN: "  exercise %d: %s, in %s", ZH: "  练习 %d：%s（写在 %s 里）"}
 	msgStartNext         = Text{EN: "Read README.md, section \"%s\", then write the first exercise.\n  go run ./labs check %s    what still fails, and what to do next\n  go run ./labs watch %s    the same, again on every save", ZH: "先读 README.zh-CN.md 的「%s」一节，再写第一个练习。\n  go run ./labs check %s    还有什么没通过，下一步做什么\n  go run ./labs watch %s    同上，每次保存都再检查一次"}
 	msgResetRefuses      = Text{EN: "%s holds work of yours that reset would discard: %s.\nTo discard it: go run ./labs reset -force %s\nTo keep it, move it aside first, to a name that git ignores and go test ./... skips:\n  mv %s %s", ZH: "%s 里有你写的东西，reset 会把它们丢掉：%s。\n确定要丢掉：go run ./labs reset -force %s\n想留着，就先把它挪到一边，换一个 git 不跟踪、go test ./... 也会跳过的名字：\n  mv %s %s"}
+	msgCopyRecovered     = Text{EN: "Your copy of %s is back in %s: a reset that was stopped midway had set it aside.", ZH: "你的 %s 副本已经放回 %s：之前有一次 reset 中途被打断，把它暂时挪到了一边。"}
 	msgResetFresh        = Text{EN: "Reset %s: your copy is the starter again.", ZH: "已重置 %s：你的副本又回到了起始代码。"}
 	msgRememberFailed    = Text{EN: "note: %v", ZH: "注意：%v"}
 

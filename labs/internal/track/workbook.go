@@ -29,6 +29,9 @@ type workbook struct {
 	// vetted is true when every copy it checks has passed go vet already,
 	// as in the verification: go test then skips its own vet checks.
 	vetted bool
+	// goTestStarted, if set, is called once go test has started: for a
+	// test that sends a signal while go test runs.
+	goTestStarted func()
 }
 
 // timeout is go test's -timeout for a copy.
