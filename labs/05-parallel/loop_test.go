@@ -588,6 +588,54 @@ func TestAConsumerThatStopsEndsTheRun(t *testing.T) {
 	}
 }
 
+// TestAStopReachesTheLoop stops the consumer at each event of part 1's
+// batch in turn, in the parallel path and in the sequential one, and asks
+// executeToolCalls for the batch itself: whichever emit saw the stop, in
+// r.execute or in r.emitAll, the batch returns its error, errStopped, so
+// that the loop ends there. A dropped error lets the loop go on, for a
+// consumer that has gone.
+func TestAStopReachesTheLoop(t *testing.T) {
+	for _, path := range []struct {
+		name       string
+		sequential bool
+	}{{"parallel", false}, {"sequential", true}} {
+		t.Run(path.name, func(t *testing.T) {
+			// batch runs part 1's batch, with a consumer that stops at
+			// event stopAt (never if 0), and returns the events it took.
+			batch := func(stopAt int) (took []string, err error) {
+				inBubble(t, func(t *testing.T) {
+					ctx, cancel := context.WithCancel(context.Background())
+					defer cancel()
+					cfg := forecast(t)
+					cfg.Sequential = path.sequential
+					r := &runState{cfg: cfg, ctx: ctx, cancel: cancel, yield: func(ev Event) bool {
+						took = append(took, traceLine(ev))
+						return len(took) != stopAt
+					}}
+					msg := fakemodel.AssistantMessage{ToolCalls: []fakemodel.ToolCall{
+						call("call_1", "weather", `{"city":"Oslo"}`),
+						call("call_2", "weather", `{"city":"Lima"}`),
+						call("call_3", "weather", `{"city":"Cairo"}`),
+					}}
+					_, err = r.executeToolCalls(msg)
+				})
+				return took, err
+			}
+			all, err := batch(0)
+			if !expected.NoError(t, err, "the batch, for a consumer that never stops, ends without an error") {
+				return
+			}
+			for stopAt := 1; stopAt <= len(all); stopAt++ {
+				took, err := batch(stopAt)
+				if !expected.ErrorIs(t, err, errStopped, "the consumer stops at event %d of the batch, %s: the batch returns emit's error, errStopped, "+
+					"so that the loop ends there. Is an error of r.execute or r.emitAll dropped?", stopAt, took[len(took)-1]) {
+					return
+				}
+			}
+		})
+	}
+}
+
 func TestSequentialRunsOneCallAtATime(t *testing.T) {
 	inBubble(t, func(t *testing.T) {
 		cfg := forecast(t)

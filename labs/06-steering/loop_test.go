@@ -312,6 +312,46 @@ func TestAConsumerThatStopsStillEndsTheRun(t *testing.T) {
 	}
 }
 
+// TestAStopStillReachesTheLoop stops the consumer at each event of a batch
+// in turn, in the parallel path and in the sequential one, and asks
+// executeToolCalls for the batch itself: whichever emit saw the stop, the
+// batch returns its error, errStopped, so that the loop ends there.
+func TestAStopStillReachesTheLoop(t *testing.T) {
+	for _, path := range []struct {
+		name       string
+		sequential bool
+	}{{"parallel", false}, {"sequential", true}} {
+		t.Run(path.name, func(t *testing.T) {
+			// batch runs the lookups' batch, with a consumer that stops at
+			// event stopAt (never if 0), and returns the events it took.
+			batch := func(stopAt int) (took []string, err error) {
+				synctest.Test(t, func(t *testing.T) {
+					ctx, cancel := context.WithCancel(context.Background())
+					defer cancel()
+					tools, _ := lookups()
+					r := &runState{cfg: Config{Tools: tools, Sequential: path.sequential}, ctx: ctx, cancel: cancel, yield: func(ev Event) bool {
+						took = append(took, traceLine(ev))
+						return len(took) != stopAt
+					}}
+					_, err = r.executeToolCalls(reply("Three at once.", call("1", "a", `{}`), call("2", "b", `{}`), call("3", "c", `{}`)))
+				})
+				return took, err
+			}
+			all, err := batch(0)
+			if !expected.NoError(t, err, "the batch, for a consumer that never stops, ends without an error") {
+				return
+			}
+			for stopAt := 1; stopAt <= len(all); stopAt++ {
+				took, err := batch(stopAt)
+				if !expected.ErrorIs(t, err, errStopped, "the consumer stops at event %d of the batch, %s: the batch returns emit's error, errStopped, "+
+					"so that the loop ends there", stopAt, took[len(took)-1]) {
+					return
+				}
+			}
+		})
+	}
+}
+
 func TestStreamingStillSendsOneUpdatePerChunk(t *testing.T) {
 	events := loopEvents(context.Background(), Config{Model: fakemodel.Scripted(reply("one two three"))})
 	var deltas []string

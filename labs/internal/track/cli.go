@@ -152,6 +152,12 @@ func run(ctx context.Context, wb *workbook, getenv func(string) string, args []s
 		force:  *force,
 		getenv: getenv,
 	}
+	// The commands the session advises keep a language that the locale
+	// would not give.
+	if lang() != langFromEnv(getenv) {
+		s.out.langFlag = "-lang " + string(lang())
+		s.errOut.langFlag = s.out.langFlag
+	}
 	if len(words) == 0 {
 		if *force {
 			return usage(wb, lang(), stderr, msgForceOnlyReset)

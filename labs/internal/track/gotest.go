@@ -109,6 +109,9 @@ func (wb *workbook) runTests(ctx context.Context, pkgs []string, args ...string)
 	for _, p := range pkgs {
 		cmdArgs = append(cmdArgs, "./"+p)
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	cmd := exec.Command("go", cmdArgs...)
 	cmd.Dir = wb.root
 	// The tests report each failure as a Finding, as data, which the

@@ -41,7 +41,8 @@ func TestHintSurvivesAnyStateFile(t *testing.T) {
 		if err := os.MkdirAll(wb.work, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		data, err := json.Marshal(state{Hints: map[string]map[string]int{lab.Name: {rule.Test: tt.stored}}})
+		key := choose(lab, brokenRuleReport(t, wb, lab)).Key
+		data, err := json.Marshal(state{Hints: map[string]map[string]int{lab.Name: {key: tt.stored}}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -61,7 +62,7 @@ func TestHintSurvivesAnyStateFile(t *testing.T) {
 		if want := "Hint " + itoa(tt.want) + " of " + itoa(len(rule.Hints)+1) + ","; !strings.HasPrefix(out.String(), want) {
 			t.Errorf("stored %d: hint prints\n%s\nwant it to begin %q", tt.stored, out.String(), want)
 		}
-		if got := wb.loadState().Hints[lab.Name][rule.Test]; got != tt.want {
+		if got := wb.loadState().Hints[lab.Name][key]; got != tt.want {
 			t.Errorf("stored %d: the count saved is %d, want %d", tt.stored, got, tt.want)
 		}
 	}
