@@ -53,8 +53,12 @@ var fixed = []Case{
 	{Name: "06-steering.queue-mode-all", Lab: "06-steering", Args: []string{"-queue-mode", "all"}},
 	{Name: "06-steering.trace", Lab: "06-steering", Args: []string{"-trace"}},
 	{Name: "06-steering.diagram", Lab: "06-steering", Args: []string{"-diagram"}},
+	// The demo's tools wait on no clock: one line instead of an empty chart.
+	{Name: "06-steering.timeline", Lab: "06-steering", Args: []string{"-timeline"}},
 	{Name: "06-steering.scenario-parallel-lookups.diagram", Lab: "06-steering", Args: []string{"-scenario", "labs/06-steering/scenarios/parallel-lookups.json", "-diagram"}},
 	{Name: "06-steering.scenario-parallel-lookups.timeline", Lab: "06-steering", Args: []string{"-scenario", "labs/06-steering/scenarios/parallel-lookups.json", "-timeline"}},
+	// A Ctrl-C, marked at its moment, cuts two calls short.
+	{Name: "06-steering.scenario-ctrl-c.timeline", Lab: "06-steering", Args: []string{"-scenario", "labs/06-steering/scenarios/ctrl-c.json", "-timeline"}},
 	{Name: "06-steering.scenario-terminate-vs-steering.diagram", Lab: "06-steering", Args: []string{"-scenario", "labs/06-steering/scenarios/terminate-vs-steering.json", "-diagram"}},
 	// A session of -chat, recorded with -record, drawn: several runs, steering and follow-up messages, two Ctrl-Cs.
 	{Name: "06-steering.recorded-chat.diagram", Lab: "06-steering", Args: []string{"-scenario", "labs/06-steering/testdata/recorded-chat.json", "-diagram"}},

@@ -97,6 +97,14 @@ func Compare(name string, got []byte) error {
 func Check(t testing.TB, name string, got []byte) {
 	t.Helper()
 	g, err := testGolden(name)
+	check(t, g, err, got)
+}
+
+// check is Check with the comparison g, or the error that kept Check from
+// making one.
+func check(t testing.TB, g golden, err error, got []byte) {
+	t.Helper()
+	name := g.name
 	if err == nil {
 		err = g.compare(got)
 	}

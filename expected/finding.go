@@ -36,6 +36,12 @@ type Finding struct {
 	// Diff is a line diff of what was wanted and what came, "-" for want
 	// and "+" for got, for values that take many lines.
 	Diff []string `json:"diff,omitempty"`
+	// Stuck, for a run whose goroutines all wait for good, says where each
+	// waits, as "batch.go:206 in (*runState).execute.func1: chan send": the
+	// file, relative to the lab's directory, with its line, the function,
+	// and what it waits for. check makes a stuck run its headline, before
+	// any rule, with these places in the learner's copy.
+	Stuck []string `json:"stuck,omitempty"`
 }
 
 // FindingsEnv is the environment variable that asks the tests for Findings

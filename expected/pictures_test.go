@@ -25,10 +25,11 @@ func fencedAfter(text, marker string) (info, block string, ok bool) {
 
 // TestEachLabREADMEOpensWithItsPictures checks that every lab's README, in
 // both languages, shows before its second section the loop as the lab
-// leaves it, which labs/diagram draws (diagram.Loop), and, for a lab with
-// -diagram, the sequence diagram of its default run, the golden file that
-// -diagram prints (TestREADMEOutputMatchesGoldenFiles compares the copy).
-// A twin embeds the same blocks, so both languages show the same pictures.
+// leaves it, which labs/diagram draws (diagram.Loop) in the page's
+// language, and, for a lab with -diagram, the sequence diagram of its
+// default run, the golden file that -diagram prints
+// (TestREADMEOutputMatchesGoldenFiles compares the copy). A twin embeds
+// the same run diagram: program output is English in both languages.
 func TestEachLabREADMEOpensWithItsPictures(t *testing.T) {
 	labs, err := Labs()
 	if err != nil {
@@ -43,12 +44,12 @@ func TestEachLabREADMEOpensWithItsPictures(t *testing.T) {
 	}
 	all := readmes(t)
 	for _, lab := range labs {
-		want, err := diagram.Loop(lab)
-		if err != nil {
-			t.Fatal(err)
-		}
 		drawn := slices.ContainsFunc(cases, func(c Case) bool { return c.Name == lab+".diagram" })
-		for _, name := range []string{"README.md", twinName} {
+		for name, lang := range map[string]string{"README.md": diagram.English, twinName: diagram.Chinese} {
+			want, err := diagram.Loop(lab, lang)
+			if err != nil {
+				t.Fatal(err)
+			}
 			path := "labs/" + lab + "/" + name
 			text := all[path]
 			if len(text) == 0 {
@@ -66,7 +67,7 @@ func TestEachLabREADMEOpensWithItsPictures(t *testing.T) {
 					t.Errorf("%s: the loop chart's block opens with %q, want %q", path, info, "```mermaid")
 				}
 				if got != want {
-					t.Errorf("%s: the loop chart is not what diagram.Loop(%q) draws; paste this:\n%s", path, lab, want)
+					t.Errorf("%s: the loop chart is not what diagram.Loop(%q, %q) draws; paste this:\n%s", path, lab, lang, want)
 				}
 			}
 			if drawn {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -104,14 +105,55 @@ type Result struct {
 	ExitCode int
 }
 
-// runLimit is how long Run lets a program run. A lab's run takes about a
-// second at most; a program that has not ended by then never will, and Run
-// ends it, so that its test fails instead of hanging.
-const runLimit = 10 * time.Second
+// RunLimit is how long [Run] and [Start] let a program run. A lab's run
+// takes about a second at most, on a busy machine too; a program that has not
+// ended by then never will, and is ended, so that its test fails instead of
+// hanging.
+const RunLimit = 10 * time.Second
+
+// A Process is a program that a test started with [Start]: a program still
+// running [RunLimit] after it started is killed, so that a test that waits
+// on it, on its output or its exit, fails instead of hanging.
+type Process struct {
+	cmd    *exec.Cmd
+	guard  *time.Timer
+	killed atomic.Bool
+}
+
+// Start starts cmd, bounded by [RunLimit]. Connect its pipes first, as for
+// cmd.Start, and wait for it with [Process.Wait], not cmd.Wait.
+func Start(cmd *exec.Cmd) (*Process, error) {
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", filepath.Base(cmd.Path), err)
+	}
+	p := &Process{cmd: cmd}
+	p.guard = time.AfterFunc(RunLimit, func() {
+		p.killed.Store(true)
+		_ = cmd.Process.Kill()
+	})
+	return p, nil
+}
+
+// Signal sends sig to the process, as a user's Ctrl-C does.
+func (p *Process) Signal(sig os.Signal) error {
+	return p.cmd.Process.Signal(sig)
+}
+
+// Wait waits for the process to end, as cmd.Wait does. If Start's guard
+// killed it, the error says so, whatever status the kill left.
+func (p *Process) Wait() error {
+	err := p.cmd.Wait()
+	p.guard.Stop()
+	if p.killed.Load() {
+		return fmt.Errorf("%s %s still ran %s after it started, and was stopped: does it wait for something that never comes?",
+			filepath.Base(p.cmd.Path), strings.Join(p.cmd.Args[1:], " "), RunLimit)
+	}
+	return err
+}
 
 // Run runs the program bin with args from the repository root, as an
 // instructor runs a lab: its standard output is a pipe, not a terminal. A
-// program still running after runLimit is killed, and Run says so.
+// program still running after RunLimit is killed, and Run says so.
 func Run(bin string, args ...string) (Result, error) {
 	return RunContext(context.Background(), bin, args...)
 }
@@ -123,7 +165,7 @@ func RunContext(parent context.Context, bin string, args ...string) (Result, err
 	if err != nil {
 		return Result{}, err
 	}
-	ctx, cancel := context.WithTimeout(parent, runLimit)
+	ctx, cancel := context.WithTimeout(parent, RunLimit)
 	defer cancel()
 	cmd := Command(ctx, bin, args...)
 	cmd.Dir = root
@@ -135,7 +177,7 @@ func RunContext(parent context.Context, bin string, args ...string) (Result, err
 	}
 	if ctx.Err() != nil {
 		return Result{}, fmt.Errorf("run %s %s: it did not end within %s, so it was stopped: does its loop ever end?",
-			filepath.Base(bin), strings.Join(args, " "), runLimit)
+			filepath.Base(bin), strings.Join(args, " "), RunLimit)
 	}
 	var exit *exec.ExitError
 	if err != nil && !errors.As(err, &exit) {

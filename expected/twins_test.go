@@ -31,7 +31,9 @@ type skeleton struct {
 	// same order.
 	Headings []int
 	// Blocks are the fenced blocks, info string and content: commands,
-	// code and program output are never translated.
+	// code and program output are never translated. A lab's loop chart is
+	// the one block drawn in each language (diagram.Loop): it counts as
+	// its lab's, and TestEachLabREADMEOpensWithItsPictures checks it.
 	Blocks []string
 	// Markers are the HTML comments that tests read: a golden file's name
 	// before its output, an edit or a claim before its block.
@@ -48,8 +50,10 @@ type skeleton struct {
 }
 
 var (
-	markdownLink = regexp.MustCompile(`\]\(([^)\s]+)\)`)
-	marker       = regexp.MustCompile(`^\s*<!-- .* -->\s*$`)
+	// loopChartMarker is the line before a lab's loop chart (loopMarker).
+	loopChartMarker = regexp.MustCompile(`^<!-- labs/diagram: the loop of ([0-9a-z-]+) -->$`)
+	markdownLink    = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	marker          = regexp.MustCompile(`^\s*<!-- .* -->\s*$`)
 )
 
 // skeletonOf reads the skeleton of a README.
@@ -57,19 +61,31 @@ func skeletonOf(text string) skeleton {
 	var s skeleton
 	var block *strings.Builder
 	rows := 0
+	// chart is the lab whose loop chart follows its marker, until the
+	// block that holds it ends.
+	chart := ""
 	sc := bufio.NewScanner(strings.NewReader(text))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		line := sc.Text()
 		trimmed := strings.TrimSpace(line)
 		if block != nil {
-			if strings.HasPrefix(trimmed, "```") {
+			switch {
+			case strings.HasPrefix(trimmed, "```") && chart != "":
+				s.Blocks = append(s.Blocks, "```mermaid\n(the loop chart of "+chart+", in the page's language)\n")
+				block, chart = nil, ""
+			case strings.HasPrefix(trimmed, "```"):
 				s.Blocks = append(s.Blocks, block.String())
 				block = nil
-			} else {
+			default:
 				block.WriteString(line + "\n")
 			}
 			continue
+		}
+		if m := loopChartMarker.FindStringSubmatch(line); m != nil {
+			chart = m[1]
+		} else if trimmed != "" && !strings.HasPrefix(trimmed, "```") {
+			chart = ""
 		}
 		if strings.HasPrefix(trimmed, "|") {
 			rows++

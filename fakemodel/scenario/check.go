@@ -137,8 +137,13 @@ func (s *Scenario) check() error {
 	}
 	for i, swap := range s.PrepareNextTurn {
 		where := jsonPath{"prepareNextTurn", i}
-		if swap.AfterTurn < 1 || i > 0 && swap.AfterTurn <= s.PrepareNextTurn[i-1].AfterTurn {
-			return failAt(append(where, "afterTurn"), "must be 1 or more, and more than the afterTurn before it, not %d", swap.AfterTurn)
+		switch {
+		case swap.AfterTurn == nil:
+			return failAt(append(where, "afterTurn"), "missing: the turn after which the model is swapped")
+		case *swap.AfterTurn < 1 || i > 0 && *swap.AfterTurn <= value(s.PrepareNextTurn[i-1].AfterTurn):
+			return failAt(append(where, "afterTurn"), "must be 1 or more, and more than the afterTurn before it, not %d", *swap.AfterTurn)
+		case swap.Replies == nil:
+			return failAt(append(where, "replies"), "missing: the new model's replies, [] for none")
 		}
 		if err := checkReplies(append(where, "replies"), swap.Replies, seen); err != nil {
 			return err
@@ -179,7 +184,7 @@ func (s *Scenario) check() error {
 		if err := s.Calls[id].check(where, s.Calls[id].merged(s.Tools[tool])); err != nil {
 			return err
 		}
-		if err := s.checkSetArgs(where, id); err != nil {
+		if err := s.checkSetArgs(where, id, tool); err != nil {
 			return err
 		}
 	}
@@ -199,8 +204,8 @@ func (s *Scenario) check() error {
 	}{{"steer", s.Steer}, {"followUp", s.FollowUp}} {
 		for i, m := range list.messages {
 			where := jsonPath{list.field, i}
-			if strings.TrimSpace(m.Text) == "" {
-				return failAt(append(where, "text"), "missing")
+			if err := notBlank(append(where, "text"), m.Text, "missing", "a message needs a text"); err != nil {
+				return err
 			}
 			if err := oneLine(append(where, "text"), m.Text); err != nil {
 				return err
@@ -234,8 +239,12 @@ func (s *Scenario) check() error {
 	if s.StopAfterTurn < 0 {
 		return failAt(jsonPath{"stopAfterTurn"}, "must be 0 (never) or more, not %d", s.StopAfterTurn)
 	}
-	if s.TransformContext != nil && s.TransformContext.KeepLast < 1 {
-		return failAt(jsonPath{"transformContext", "keepLast"}, "must be 1 or more: the model is shown at least the last message, not %d", s.TransformContext.KeepLast)
+	switch t := s.TransformContext; {
+	case t == nil:
+	case t.KeepLast == nil:
+		return failAt(jsonPath{"transformContext", "keepLast"}, "missing: how many of the last messages the model is shown")
+	case *t.KeepLast < 1:
+		return failAt(jsonPath{"transformContext", "keepLast"}, "must be 1 or more: the model is shown at least the last message, not %d", *t.KeepLast)
 	}
 	for _, name := range slices.Sorted(maps.Keys(s.AfterToolCall)) {
 		where, o := jsonPath{"afterToolCall", name}, s.AfterToolCall[name]
@@ -260,18 +269,13 @@ func (s *Scenario) checkRuns() error {
 		return failKey(jsonPath{"runs"}, "runs replace prompt and nextPrompts: give the runs either way, not both")
 	case s.Runs == nil && s.Prompt == nil:
 		return failAt(jsonPath{"prompt"}, "missing: a scenario starts with the user's first message (prompt), or lists its runs (runs)")
-	case s.Prompt != nil && strings.TrimSpace(*s.Prompt) == "":
-		return failAt(jsonPath{"prompt"}, "missing: a scenario starts with the user's first message")
 	case s.Prompt != nil:
-		if err := oneLine(jsonPath{"prompt"}, *s.Prompt); err != nil {
+		if err := checkPrompt(jsonPath{"prompt"}, *s.Prompt); err != nil {
 			return err
 		}
 	}
 	for i, p := range s.NextPrompts {
-		if strings.TrimSpace(p) == "" {
-			return failAt(jsonPath{"nextPrompts", i}, "missing: each prompt starts a run")
-		}
-		if err := oneLine(jsonPath{"nextPrompts", i}, p); err != nil {
+		if err := checkPrompt(jsonPath{"nextPrompts", i}, p); err != nil {
 			return err
 		}
 	}
@@ -284,17 +288,39 @@ func (s *Scenario) checkRuns() error {
 }
 
 // checkRun checks a run, or an attempt at one, at where: a prompt, or a
-// Continue.
+// Continue. A prompt of "" is one left out: the field's default.
 func checkRun(where jsonPath, prompt string, cont bool) error {
 	switch {
 	case prompt != "" && cont:
 		return failAt(where, "a run starts with a prompt or continues, not both")
 	case cont:
 		return nil
-	case strings.TrimSpace(prompt) == "":
+	case prompt == "":
 		return failAt(where, `missing: a run starts with a prompt, or is "continue": true`)
 	}
-	return oneLine(append(where, "prompt"), prompt)
+	return checkPrompt(append(where, "prompt"), prompt)
+}
+
+// checkPrompt checks a prompt that is there, at where: it has a text, on
+// one line.
+func checkPrompt(where jsonPath, prompt string) error {
+	if err := notBlank(where, prompt, "blank", "a prompt is what the user says, and needs a text"); err != nil {
+		return err
+	}
+	return oneLine(where, prompt)
+}
+
+// notBlank rejects a text at where that is empty, as empty says ("missing"
+// where "" is the text left out, "blank" where the text is there), or only
+// spaces, which is blank: why says what the text is for.
+func notBlank(where jsonPath, text, empty, why string) error {
+	switch {
+	case text == "":
+		return failAt(where, "%s: %s", empty, why)
+	case strings.TrimSpace(text) == "":
+		return failAt(where, "blank: %s", why)
+	}
+	return nil
 }
 
 // checkReplies checks the replies at where, and adds the IDs of their calls
@@ -391,8 +417,10 @@ func (s *Scenario) checkHistory(seen map[string]bool) error {
 				return failKey(append(where, field), "a %s message has no %s", m.Role, field)
 			}
 		}
-		if m.Role == "user" && strings.TrimSpace(m.Text) == "" {
-			return failAt(append(where, "text"), "missing: a user message has a text")
+		if m.Role == "user" {
+			if err := notBlank(append(where, "text"), m.Text, "missing", "a user message needs a text"); err != nil {
+				return err
+			}
 		}
 		if err := oneLine(append(where, "text"), m.Text); err != nil {
 			return err
@@ -431,9 +459,10 @@ func (s *Scenario) historyCall(id string) bool {
 	})
 }
 
-// checkSetArgs checks the setArgs of the call id, at where: an object, for
-// a call whose arguments are one, and that is not blocked.
-func (s *Scenario) checkSetArgs(where jsonPath, id string) error {
+// checkSetArgs checks the setArgs of the call id, to the tool named tool, at
+// where: an object, for a call whose arguments are one, and that is not
+// blocked, by its own entry or by the top-level block.
+func (s *Scenario) checkSetArgs(where jsonPath, id, tool string) error {
 	set := s.Calls[id].SetArgs
 	if set == nil {
 		return nil
@@ -444,6 +473,9 @@ func (s *Scenario) checkSetArgs(where jsonPath, id string) error {
 	}
 	if s.Calls[id].Block != nil {
 		return failAt(where, "a blocked call never runs, so no arguments of it are changed")
+	}
+	if hasKey(s.Block, tool) {
+		return failAt(where, "the top-level block blocks every call of %q: a blocked call never runs, so no arguments of it are changed", tool)
 	}
 	args := json.RawMessage(`{}`)
 	for _, r := range s.allReplies() {

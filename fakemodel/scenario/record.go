@@ -40,6 +40,10 @@ import (
 //   - A call that ended right after it started, with an error, is blocked
 //     (its own "block"): it failed its preparation, as a call with invalid
 //     arguments does, before the batch ran.
+//   - Arguments that the format cannot hold, text that is not JSON or JSON
+//     nested too deeply, are {}. The loop refuses such arguments, so the
+//     call is blocked with the error it got, which quotes them, and the
+//     replay's trace is the session's.
 //   - Texts are one line, as the format requires: in a reply's text, each
 //     line break, tab or other white space that does not print as itself
 //     becomes a space, which keeps the reply streaming in the same words,
@@ -149,13 +153,25 @@ func (r *Recorder) Reply(m fakemodel.AssistantMessage) {
 	reply := Reply{Text: oneLineText(m.Text), Thinking: r.thinking}
 	r.thinking = ""
 	for _, c := range m.ToolCalls {
-		reply.ToolCalls = append(reply.ToolCalls, ToolCall{ID: c.ID, Name: c.Name, Args: c.Arguments})
+		reply.ToolCalls = append(reply.ToolCalls, ToolCall{ID: c.ID, Name: c.Name, Args: holdable(c.Arguments)})
 	}
 	if want := map[bool]fakemodel.StopReason{true: fakemodel.StopReasonToolUse, false: fakemodel.StopReasonStop}[len(m.ToolCalls) > 0]; m.StopReason != want {
 		reason := string(m.StopReason)
 		reply.StopReason = &reason
 	}
 	r.s.Replies = append(r.s.Replies, reply)
+}
+
+// holdable returns a call's arguments as a scenario file can hold them: as
+// they are, or {} for text that is not JSON, which a real model may write,
+// and for JSON nested deeper than the file may nest (maxDepth) where a
+// call's args sit, six levels down.
+func holdable(args json.RawMessage) json.RawMessage {
+	const argsAt = 6 // the scenario, replies, a reply, toolCalls, a call, its args
+	if !json.Valid(args) || argsAt-1+nesting(args) > maxDepth {
+		return json.RawMessage("{}")
+	}
+	return args
 }
 
 // Failed records a request that failed, or was cancelled, with the error

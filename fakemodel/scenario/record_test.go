@@ -135,6 +135,34 @@ func TestRecordedMomentsKeepTheOrderOfTheEnds(t *testing.T) {
 	})
 }
 
+// TestArgumentsTheFormatCannotHoldAreRecordedEmpty: a real model may send
+// arguments that are not JSON, or JSON nested deeper than a scenario file
+// may nest; the recording holds {} for them, so that it still replays, and
+// the error the call got, which quotes them.
+func TestArgumentsTheFormatCannotHoldAreRecordedEmpty(t *testing.T) {
+	deep := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
+	for _, args := range []string{deep(59), `[["]]]]"]]`} {
+		if got := string(holdable(json.RawMessage(args))); got != args {
+			t.Errorf("holdable(%.20s...) = %.20s..., want the arguments as they are: a scenario file holds them", args, got)
+		}
+	}
+	for name, args := range map[string]string{"not JSON": `{"city": Oslo}`, "nested 60 levels deep": deep(60)} {
+		t.Run(name, func(t *testing.T) {
+			r := NewRecorder(map[string]bool{"x": false}, "", false)
+			r.Prompt("go")
+			c := call("a", "x")
+			c.Arguments = json.RawMessage(args)
+			r.Reply(fakemodel.AssistantMessage{ToolCalls: []fakemodel.ToolCall{c}, StopReason: fakemodel.StopReasonToolUse})
+			refused := `Validation failed for tool "x": arguments are wrong. Received arguments: ` + args[:min(20, len(args))]
+			record(r, "agent_start", "turn_start", "message_start user", "message_end user", "message_start assistant", "message_end assistant",
+				"tool_execution_start a x", "tool_execution_end a error: "+refused)
+			s := encoded(t, r, result("a", "x", refused, true))
+			wantField(t, "replies[0].toolCalls[0].args", string(s.Replies[0].ToolCalls[0].Args), "{}")
+			wantField(t, "calls.a.block", value(s.Calls["a"].Block), refused)
+		})
+	}
+}
+
 // TestACallThatFailedAtOnceIsRecordedBlocked: a call that ended with an
 // error right after it started failed its preparation, before the batch
 // ran: it replays blocked, with the same error. A call to a tool the agent

@@ -132,7 +132,8 @@ type HistoryMessage struct {
 // model is shown of the history.
 type Transform struct {
 	// KeepLast shows the model only the history's last KeepLast messages.
-	KeepLast int `json:"keepLast"`
+	// It is required: nil is a field left out.
+	KeepLast *int `json:"keepLast"`
 }
 
 // An Override is the data form of the AfterToolCall hook for a tool: the
@@ -151,9 +152,11 @@ type Override struct {
 // swaps the model for another, which plays its own replies.
 type Swap struct {
 	// AfterTurn is the turn after which it swaps: the AfterTurn-th time
-	// PrepareNextTurn is asked, counted over the whole session.
-	AfterTurn int `json:"afterTurn"`
-	// Replies are the new model's replies, in order, one per request.
+	// PrepareNextTurn is asked, counted over the whole session. It is
+	// required: nil is a field left out.
+	AfterTurn *int `json:"afterTurn"`
+	// Replies are the new model's replies, in order, one per request. They
+	// are required: nil is a field left out, [] a model with no reply.
 	Replies []Reply `json:"replies"`
 }
 

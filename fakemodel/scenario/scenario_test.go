@@ -41,7 +41,8 @@ func TestScenarioParseErrors(t *testing.T) {
 		// Checks after decoding name the value and, through it, the line
 		// and column. A missing field's position is its object's.
 		{"missing prompt", `{}`, "x.json: line 1, column 1: prompt: missing: a scenario starts with the user's first message (prompt), or lists its runs (runs)"},
-		{"empty prompt", `{"prompt": "  "}`, "x.json: line 1, column 12: prompt: missing: a scenario starts with the user's first message"},
+		{"blank prompt", `{"prompt": "  "}`, "x.json: line 1, column 12: prompt: blank: a prompt is what the user says, and needs a text"},
+		{"empty prompt", `{"prompt": ""}`, "x.json: line 1, column 12: prompt: blank: a prompt is what the user says, and needs a text"},
 		{"tool execution", `{"prompt": "hi", "toolExecution": "both"}`, `x.json: line 1, column 35: toolExecution: must be parallel or sequential, not "both"`},
 		{"queue mode", `{"prompt": "hi", "queueMode": "some"}`, `x.json: line 1, column 31: queueMode: must be one-at-a-time or all, not "some"`},
 		{"stop reason", "{\"prompt\": \"hi\",\n \"replies\": [{\"text\": \"a\", \"stopReason\": \"aborted\"}]}", `x.json: line 2, column 42: replies[0].stopReason: must be stop, toolUse, length or error, not "aborted"`},
@@ -88,8 +89,8 @@ func TestScenarioParseErrors(t *testing.T) {
 		{"call nobody makes, odd key", `{"prompt": "hi", "calls": {"a b": {}}}`, `x.json: line 1, column 28: calls."a b": no reply makes a call with ID "a b"`},
 		{"call to an unknown tool", `{"prompt": "hi", "replies": [{"toolCalls": [{"id": "a", "name": "x"}]}], "calls": {"a": {"error": "e"}}}`, `x.json: line 1, column 84: calls.a: call "a" asks for "x", and tools has no such tool`},
 		{"sequential call", `{"prompt": "hi", "replies": [{"toolCalls": [{"id": "a", "name": "x"}]}], "tools": {"x": {}}, "calls": {"a": {"sequential": true}}}`, "x.json: line 1, column 124: calls.a.sequential: sequential belongs to a tool, not to one call"},
-		{"message without text", `{"prompt": "hi", "steer": [{"at": "turn_end"}]}`, "x.json: line 1, column 28: steer[0].text: missing"},
-		{"follow-up without text", `{"prompt": "hi", "followUp": [{"text": " "}]}`, "x.json: line 1, column 40: followUp[0].text: missing"},
+		{"message without text", `{"prompt": "hi", "steer": [{"at": "turn_end"}]}`, "x.json: line 1, column 28: steer[0].text: missing: a message needs a text"},
+		{"blank follow-up", `{"prompt": "hi", "followUp": [{"text": " "}]}`, "x.json: line 1, column 40: followUp[0].text: blank: a message needs a text"},
 		{"negative stop", `{"prompt": "hi", "stopAfterTurn": -1}`, "x.json: line 1, column 35: stopAfterTurn: must be 0 (never) or more, not -1"},
 	}
 	for _, tt := range tests {

@@ -74,7 +74,7 @@ func (s *Scenario) Setup() []string {
 		}
 	}
 	if t := s.TransformContext; t != nil {
-		lines = append(lines, fmt.Sprintf("transformContext shows the model only the last %d of its messages", t.KeepLast))
+		lines = append(lines, fmt.Sprintf("transformContext shows the model only the last %d of its messages", *t.KeepLast))
 	}
 	for _, id := range slices.Sorted(maps.Keys(s.Calls)) {
 		if set := s.Calls[id].SetArgs; set != nil {
@@ -96,7 +96,7 @@ func (s *Scenario) Setup() []string {
 		lines = append(lines, fmt.Sprintf("afterToolCall gives every result of %s %s", name, strings.Join(fields, ", ")))
 	}
 	for _, swap := range s.PrepareNextTurn {
-		lines = append(lines, fmt.Sprintf("prepareNextTurn swaps the model, after turn %d of the session, for one with %s, until the run ends", swap.AfterTurn, plural(len(swap.Replies), "reply", "replies")))
+		lines = append(lines, fmt.Sprintf("prepareNextTurn swaps the model, after turn %d of the session, for one with %s, until the run ends", *swap.AfterTurn, plural(len(swap.Replies), "reply", "replies")))
 	}
 	return lines
 }
@@ -179,7 +179,7 @@ func (h *Hooks) Transform() func(context.Context, []fakemodel.Message) ([]fakemo
 		return nil
 	}
 	return func(_ context.Context, messages []fakemodel.Message) ([]fakemodel.Message, error) {
-		n := min(t.KeepLast, len(messages))
+		n := min(*t.KeepLast, len(messages))
 		if n < len(messages) && h.Say != nil {
 			h.Say(fmt.Sprintf("(transformContext shows the model the last %d of its %d messages)", n, len(messages)))
 		}
@@ -195,7 +195,7 @@ func (h *Hooks) NextModel() fakemodel.Model {
 	h.turns++
 	turn := h.turns
 	h.mu.Unlock()
-	i := slices.IndexFunc(h.s.PrepareNextTurn, func(swap Swap) bool { return swap.AfterTurn == turn })
+	i := slices.IndexFunc(h.s.PrepareNextTurn, func(swap Swap) bool { return *swap.AfterTurn == turn })
 	if i < 0 {
 		return nil
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
@@ -207,5 +208,18 @@ func TestTheHooksAsData(t *testing.T) {
 	}
 	if parsed(t, `{"prompt": "hi"}`).Hooks().Transform() != nil {
 		t.Errorf("a scenario without transformContext has a transform, want none")
+	}
+}
+
+// TestASwapToAModelWithNoReply: "replies": [] is a model with no reply,
+// whose first request fails.
+func TestASwapToAModelWithNoReply(t *testing.T) {
+	h := parsed(t, `{"prompt": "hi", "prepareNextTurn": [{"afterTurn": 1, "replies": []}]}`).Hooks()
+	next := h.NextModel()
+	if next == nil {
+		t.Fatalf("after turn 1, NextModel keeps the model, want another")
+	}
+	if _, err := next.Reply(context.Background(), fakemodel.Request{}); err == nil || !strings.Contains(err.Error(), "no reply left for request 1") {
+		t.Errorf("the first request of a model with no reply: error %v, want one that says no reply is left", err)
 	}
 }

@@ -17,6 +17,29 @@ import (
 // take the walk a million levels down.
 const maxDepth = 64
 
+// nesting returns how deeply the arrays and objects of the JSON text data
+// nest: 0 for a number or a string, 1 for [1,2], 2 for {"a":[1]}.
+func nesting(data []byte) int {
+	depth, deepest, inString, escaped := 0, 0, false, false
+	for _, c := range data {
+		switch {
+		case escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '[' || c == '{':
+			depth++
+			deepest = max(deepest, depth)
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return deepest
+}
+
 // A jsonNode is one value of a scenario's JSON, where the scenario's types
 // give it a meaning: where it is, and how to get to it. Values inside args,
 // which may be any JSON, have no nodes.

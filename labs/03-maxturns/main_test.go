@@ -243,8 +243,12 @@ func turnsReported(requests, turns int) string {
 	return fmt.Sprintf("Result.Turns counts the turns that ran, one per request (requests sent: %d, Result.Turns: %d)", requests, turns)
 }
 
+// TestStubbornModelIsStoppedAfterThreeTurns guards the loop one turn past
+// the limit, unlike the tests after it: a loop that runs one turn too many
+// then says so, "requests sent", and only a loop that never stops meets
+// the guard.
 func TestStubbornModelIsStoppedAfterThreeTurns(t *testing.T) {
-	res, model := runLimited(t, fakemodel.Stubborn(), 3, 3)
+	res, model := runLimited(t, fakemodel.Stubborn(), 3, 4)
 	expected.Equal(t, 3, len(model.requests), "requests sent: a limit of 3 allows 3 turns, one request each")
 	expected.Equal(t, 3, res.Turns, "%s: a limit of 3 allows 3 turns", turnsReported(len(model.requests), res.Turns))
 	expected.Equal(t, []fakemodel.Role{"user", "assistant", "toolResult", "assistant", "toolResult", "assistant", "toolResult"}, roles(res.History),

@@ -15,6 +15,7 @@ type outcome struct {
 	call    fakemodel.ToolCall
 	content string
 	isError bool
+	refused bool // it never ran: ToolExecutionEnd.Refused
 }
 
 func failed(call fakemodel.ToolCall, format string, a ...any) outcome {
@@ -22,7 +23,7 @@ func failed(call fakemodel.ToolCall, format string, a ...any) outcome {
 }
 
 func (o outcome) end() ToolExecutionEnd {
-	return ToolExecutionEnd{ToolCallID: o.call.ID, ToolName: o.call.Name, Result: o.content, IsError: o.isError}
+	return ToolExecutionEnd{ToolCallID: o.call.ID, ToolName: o.call.Name, Result: o.content, IsError: o.isError, Refused: o.refused}
 }
 
 func (o outcome) message() fakemodel.ToolResultMessage {
@@ -142,6 +143,7 @@ func toolStart(call fakemodel.ToolCall) ToolExecutionStart {
 func (r *runState) prepareToolCall(msg fakemodel.AssistantMessage, call fakemodel.ToolCall) (prepared, *outcome) {
 	fail := func(format string, a ...any) (prepared, *outcome) {
 		o := failed(call, format, a...)
+		o.refused = true
 		return prepared{}, &o
 	}
 	tool, ok := findTool(r.cfg.Tools, call.Name)
@@ -185,6 +187,7 @@ func (r *runState) execute(msg fakemodel.AssistantMessage, calls []prepared, out
 		// Pi 0.83.0 still starts them, with the cancelled signal.
 		for _, p := range calls {
 			outcomes[p.slot] = failed(p.call, "Operation aborted")
+			outcomes[p.slot].refused = true
 			if err := r.emit(outcomes[p.slot].end()); err != nil {
 				return err
 			}

@@ -39,6 +39,7 @@ func inBubble(t *testing.T, f func(t *testing.T)) {
 		}
 		if places := waiting(bubble); len(places) > 0 {
 			stuck.Got += ", at " + strings.Join(places, "; ")
+			stuck.Stuck = places
 		}
 		expected.Report(t, stuck)
 		t.FailNow()

@@ -81,6 +81,8 @@ type ToolExecutionEnd struct {
 	// failure.
 	Result  string
 	IsError bool
+	// Refused: the call never ran. Pi's event lacks it; -diagram draws it.
+	Refused bool
 }
 
 func (AgentStart) isEvent()          {}

@@ -343,6 +343,8 @@ func TestHooksChangeResults(t *testing.T) {
 		after   func(context.Context, AfterToolCallContext) (AfterToolCallResult, error)
 		result  string
 		isError bool
+		// refused: BeforeToolCall stops the call before it runs.
+		refused bool
 	}{
 		{name: "no hooks", result: "Oslo 4 °C, light rain"},
 		{
@@ -350,21 +352,21 @@ func TestHooksChangeResults(t *testing.T) {
 			before: func(context.Context, BeforeToolCallContext) (BeforeToolCallResult, error) {
 				return BeforeToolCallResult{Block: true, Reason: "not now"}, nil
 			},
-			result: "not now", isError: true,
+			result: "not now", isError: true, refused: true,
 		},
 		{
 			name: "block without a reason",
 			before: func(context.Context, BeforeToolCallContext) (BeforeToolCallResult, error) {
 				return BeforeToolCallResult{Block: true}, nil
 			},
-			result: "Tool execution was blocked", isError: true,
+			result: "Tool execution was blocked", isError: true, refused: true,
 		},
 		{
 			name: "BeforeToolCall fails",
 			before: func(context.Context, BeforeToolCallContext) (BeforeToolCallResult, error) {
 				return BeforeToolCallResult{}, hookErr
 			},
-			result: "audit log unavailable", isError: true,
+			result: "audit log unavailable", isError: true, refused: true,
 		},
 		{
 			name: "AfterToolCall replaces the content",
@@ -410,7 +412,7 @@ func TestHooksChangeResults(t *testing.T) {
 						}
 					}
 				}
-				expected.Equal(t, ToolExecutionEnd{ToolCallID: "a", ToolName: "weather", Result: tt.result, IsError: tt.isError}, end,
+				expected.Equal(t, ToolExecutionEnd{ToolCallID: "a", ToolName: "weather", Result: tt.result, IsError: tt.isError, Refused: tt.refused}, end,
 					"the call's end carries the result the hooks decided")
 				if !expected.Equal(t, 1, len(turnEnd.ToolResults), "turn_end carries the call's result") {
 					return
@@ -581,6 +583,54 @@ func TestAConsumerThatStopsEndsTheRun(t *testing.T) {
 			expected.True(t, took <= 400*time.Millisecond, "stopping cancels the tools still running: stopped after event %d (%s), the run took %s, more than the 400ms of the whole batch", stopAfter, got[stopAfter-1], took)
 			if got[stopAfter-1] == "tool_execution_update call_3" {
 				expected.Equal(t, services.ProgressAfter, took, "stopped at 100 ms, the run ends at once")
+			}
+		})
+	}
+}
+
+// TestAStopReachesTheLoop stops the consumer at each event of part 1's
+// batch in turn, in the parallel path and in the sequential one, and asks
+// executeToolCalls for the batch itself: whichever emit saw the stop, in
+// r.execute or in r.emitAll, the batch returns its error, errStopped, so
+// that the loop ends there. A dropped error lets the loop go on, for a
+// consumer that has gone.
+func TestAStopReachesTheLoop(t *testing.T) {
+	for _, path := range []struct {
+		name       string
+		sequential bool
+	}{{"parallel", false}, {"sequential", true}} {
+		t.Run(path.name, func(t *testing.T) {
+			// batch runs part 1's batch, with a consumer that stops at
+			// event stopAt (never if 0), and returns the events it took.
+			batch := func(stopAt int) (took []string, err error) {
+				inBubble(t, func(t *testing.T) {
+					ctx, cancel := context.WithCancel(context.Background())
+					defer cancel()
+					cfg := forecast(t)
+					cfg.Sequential = path.sequential
+					r := &runState{cfg: cfg, ctx: ctx, cancel: cancel, yield: func(ev Event) bool {
+						took = append(took, traceLine(ev))
+						return len(took) != stopAt
+					}}
+					msg := fakemodel.AssistantMessage{ToolCalls: []fakemodel.ToolCall{
+						call("call_1", "weather", `{"city":"Oslo"}`),
+						call("call_2", "weather", `{"city":"Lima"}`),
+						call("call_3", "weather", `{"city":"Cairo"}`),
+					}}
+					_, err = r.executeToolCalls(msg)
+				})
+				return took, err
+			}
+			all, err := batch(0)
+			if !expected.NoError(t, err, "the batch, for a consumer that never stops, ends without an error") {
+				return
+			}
+			for stopAt := 1; stopAt <= len(all); stopAt++ {
+				took, err := batch(stopAt)
+				if !expected.ErrorIs(t, err, errStopped, "the consumer stops at event %d of the batch, %s: the batch returns emit's error, errStopped, "+
+					"so that the loop ends there. Is an error of r.execute or r.emitAll dropped?", stopAt, took[len(took)-1]) {
+					return
+				}
 			}
 		})
 	}
@@ -888,7 +938,7 @@ func TestACancelledRunWinsOverABlock(t *testing.T) {
 				ends = append(ends, end)
 			}
 		}
-		expected.Equal(t, []ToolExecutionEnd{{ToolCallID: "a", ToolName: "weather", Result: "Operation aborted", IsError: true}}, ends,
+		expected.Equal(t, []ToolExecutionEnd{{ToolCallID: "a", ToolName: "weather", Result: "Operation aborted", IsError: true, Refused: true}}, ends,
 			"the call's result says it was aborted, whatever BeforeToolCall said")
 	})
 }
@@ -959,7 +1009,7 @@ func TestAFailedPreparationKeepsItsOwnError(t *testing.T) {
 				if !expected.True(t, ctx.Err() != nil, "the run was cancelled") {
 					return
 				}
-				expected.Equal(t, []ToolExecutionEnd{{ToolCallID: "a", ToolName: tc.call.Name, Result: tc.want, IsError: true}}, ends,
+				expected.Equal(t, []ToolExecutionEnd{{ToolCallID: "a", ToolName: tc.call.Name, Result: tc.want, IsError: true, Refused: true}}, ends,
 					"the call keeps its own error")
 			})
 		})

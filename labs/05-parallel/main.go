@@ -35,6 +35,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := newFlagSet(&opts).Parse(args, stdout, stderr); err != nil {
 		return err
 	}
+	defer opts.out.Close() // a picture is drawn once the runs are over
 	mode := "in parallel"
 	if opts.sequential {
 		mode = "one at a time (-sequential)"

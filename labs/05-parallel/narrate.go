@@ -30,7 +30,7 @@ func narrate(n *narrative.Run, sum *summary) func(Event) {
 		case ToolExecutionUpdate:
 			n.ToolUpdate(ev.ToolCallID, ev.PartialResult)
 		case ToolExecutionEnd:
-			n.ToolEnd(ev.ToolCallID, ev.ToolName, ev.Result, ev.IsError)
+			n.ToolEnd(ev.ToolCallID, ev.ToolName, ev.Result, ev.IsError, ev.Refused)
 		case TurnEnd:
 			n.BatchTook(ev.ToolResults)
 		case AgentEnd:

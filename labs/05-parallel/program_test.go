@@ -82,7 +82,8 @@ func TestProgram(t *testing.T) {
 		}
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
-		if !expected.NoError(t, cmd.Start(), "start the program") {
+		proc, err := expected.Start(cmd)
+		if !expected.NoError(t, err, "start the program") {
 			return
 		}
 
@@ -91,7 +92,7 @@ func TestProgram(t *testing.T) {
 		for lines.Scan() {
 			printed.WriteString(lines.Text() + "\n")
 			if strings.Contains(lines.Text(), "call_3 reports:") {
-				if !expected.NoError(t, cmd.Process.Signal(syscall.SIGINT), "press Ctrl-C") {
+				if !expected.NoError(t, proc.Signal(syscall.SIGINT), "press Ctrl-C") {
 					return
 				}
 				break
@@ -102,7 +103,7 @@ func TestProgram(t *testing.T) {
 			return
 		}
 		printed.Write(rest)
-		err = cmd.Wait()
+		err = proc.Wait()
 
 		var exit *exec.ExitError
 		if !expected.True(t, errors.As(err, &exit), "the program exits with a status that is not 0 (Wait returned %v)", err) {

@@ -659,6 +659,90 @@ func TestErrorAndAbortedEndTheRunAfterTurnEnd(t *testing.T) {
 	})
 }
 
+// TestAStopTakesNoFurtherStep stops the consumer at each event of a run in
+// turn: a run with a tool call, a steering message after its first turn and
+// a follow-up once it would end, with the hooks after a turn set. Once the
+// consumer has stopped, the loop takes no further step: it calls no hook,
+// polls no queue, whose message would be lost with the run, and asks the
+// model nothing. Each emit's error, errStopped, ends the loop where it
+// happens.
+func TestAStopTakesNoFurtherStep(t *testing.T) {
+	// run runs it with a consumer that stops at event stopAt (never if 0),
+	// and returns the events it took and the steps taken after the stop.
+	run := func(t *testing.T, stopAt int) (took, after []string) {
+		synctest.Test(t, func(t *testing.T) {
+			stopped := false
+			step := func(name string) {
+				if stopped {
+					after = append(after, name)
+				}
+			}
+			// once returns msg at its poll number n, and nothing otherwise.
+			once := func(name string, n int, msg fakemodel.Message) func() []fakemodel.Message {
+				polls := 0
+				return func() []fakemodel.Message {
+					step(name)
+					if polls++; polls == n {
+						return []fakemodel.Message{msg}
+					}
+					return nil
+				}
+			}
+			model := guard(t, fakemodel.Scripted(reply("Calling.", call("1", "search", `{}`)), reply("Noted."), reply("Done.")), endless)
+			cfg := Config{
+				Model: stepModel{model: model, step: step},
+				Tools: []Tool{search(false)},
+				PrepareNextTurn: func(context.Context, TurnContext) NextTurn {
+					step("PrepareNextTurn")
+					return NextTurn{}
+				},
+				ShouldStopAfterTurn: func(context.Context, TurnContext) bool {
+					step("ShouldStopAfterTurn")
+					return false
+				},
+				GetSteeringMessages: once("GetSteeringMessages", 2, user("Steered.")),
+				GetFollowUpMessages: once("GetFollowUpMessages", 1, user("Followed up.")),
+			}
+			for ev := range runLoop(context.Background(), cfg, nil, []fakemodel.Message{user("go")}) {
+				took = append(took, traceLine(ev))
+				if len(took) == stopAt {
+					stopped = true
+					break
+				}
+			}
+		})
+		return took, after
+	}
+	all, _ := run(t, 0)
+	users := 0
+	for _, line := range all {
+		if line == "message_end user" {
+			users++
+		}
+	}
+	if !expected.Equal(t, 3, users, "the run takes the steering message and the follow-up, after the prompt: its user messages") {
+		return
+	}
+	for stopAt := 1; stopAt <= len(all); stopAt++ {
+		took, after := run(t, stopAt)
+		if !expected.Empty(t, after, "the consumer stops at event %d, %s: the loop takes no further step, no hook, no poll, whose message would be lost with the run, "+
+			"no request. Is an error of r.emit or r.emitAll dropped? The steps after the stop", stopAt, took[len(took)-1]) {
+			return
+		}
+	}
+}
+
+// A stepModel tells step of each request before it passes it on.
+type stepModel struct {
+	model fakemodel.Model
+	step  func(name string)
+}
+
+func (m stepModel) Reply(ctx context.Context, req fakemodel.Request) (fakemodel.AssistantMessage, error) {
+	m.step("a request to the model")
+	return m.model.Reply(ctx, req)
+}
+
 func TestACutOffReplyRunsNoneOfItsCalls(t *testing.T) {
 	ran := 0
 	counting := tool("write", scenario.Action{Result: "written"})

@@ -16,6 +16,7 @@ type outcome struct {
 	content   string
 	isError   bool
 	terminate bool
+	refused   bool // it never ran: ToolExecutionEnd.Refused
 }
 
 func failed(call fakemodel.ToolCall, format string, a ...any) outcome {
@@ -23,7 +24,7 @@ func failed(call fakemodel.ToolCall, format string, a ...any) outcome {
 }
 
 func (o outcome) end() ToolExecutionEnd {
-	return ToolExecutionEnd{ToolCallID: o.call.ID, ToolName: o.call.Name, Result: o.content, IsError: o.isError, Terminate: o.terminate}
+	return ToolExecutionEnd{ToolCallID: o.call.ID, ToolName: o.call.Name, Result: o.content, IsError: o.isError, Terminate: o.terminate, Refused: o.refused}
 }
 
 func (o outcome) message() fakemodel.ToolResultMessage {
@@ -86,6 +87,7 @@ func (r *runState) failTruncatedToolCalls(msg fakemodel.AssistantMessage) (batch
 	for _, call := range msg.ToolCalls {
 		o := failed(call, "Tool call %q was not executed: the response hit the output token limit, "+
 			"so its arguments may be truncated. Re-issue the tool call with complete arguments.", call.Name)
+		o.refused = true
 		result := o.message()
 		if err := r.emitAll(toolStart(call), o.end(), MessageStart{result}, MessageEnd{result}); err != nil {
 			return batch{}, err
@@ -176,6 +178,7 @@ func toolStart(call fakemodel.ToolCall) ToolExecutionStart {
 func (r *runState) prepareToolCall(msg fakemodel.AssistantMessage, call fakemodel.ToolCall) (prepared, *outcome) {
 	fail := func(format string, a ...any) (prepared, *outcome) {
 		o := failed(call, format, a...)
+		o.refused = true
 		return prepared{}, &o
 	}
 	tool, ok := findTool(r.cfg.Tools, call.Name)
@@ -222,6 +225,7 @@ func (r *runState) execute(msg fakemodel.AssistantMessage, calls []prepared, out
 		// Pi 0.83.0 still starts them, with the cancelled signal.
 		for _, p := range calls {
 			outcomes[p.slot] = failed(p.call, "Operation aborted")
+			outcomes[p.slot].refused = true
 			if err := r.emit(outcomes[p.slot].end()); err != nil {
 				return err
 			}

@@ -83,6 +83,8 @@ type ToolExecutionEnd struct {
 	Result    string
 	IsError   bool
 	Terminate bool
+	// Refused: the call never ran. Pi's event lacks it; -diagram draws it.
+	Refused bool
 }
 
 func (AgentStart) isEvent()          {}

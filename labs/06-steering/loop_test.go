@@ -134,6 +134,8 @@ func TestHooksStillChangeResults(t *testing.T) {
 		after   func(context.Context, AfterToolCallContext) (AfterToolCallResult, error)
 		result  string
 		isError bool
+		// refused: BeforeToolCall stops the call before it runs.
+		refused bool
 	}{
 		{name: "no hooks", result: "A"},
 		{
@@ -141,21 +143,21 @@ func TestHooksStillChangeResults(t *testing.T) {
 			before: func(context.Context, BeforeToolCallContext) (BeforeToolCallResult, error) {
 				return BeforeToolCallResult{Block: true, Reason: "not now"}, nil
 			},
-			result: "not now", isError: true,
+			result: "not now", isError: true, refused: true,
 		},
 		{
 			name: "block without a reason",
 			before: func(context.Context, BeforeToolCallContext) (BeforeToolCallResult, error) {
 				return BeforeToolCallResult{Block: true}, nil
 			},
-			result: "Tool execution was blocked", isError: true,
+			result: "Tool execution was blocked", isError: true, refused: true,
 		},
 		{
 			name: "BeforeToolCall fails",
 			before: func(context.Context, BeforeToolCallContext) (BeforeToolCallResult, error) {
 				return BeforeToolCallResult{}, hookErr
 			},
-			result: "audit log unavailable", isError: true,
+			result: "audit log unavailable", isError: true, refused: true,
 		},
 		{
 			name: "AfterToolCall replaces the content",
@@ -200,7 +202,7 @@ func TestHooksStillChangeResults(t *testing.T) {
 					}
 				}
 			}
-			expected.Equal(t, ToolExecutionEnd{ToolCallID: "a", ToolName: "a", Result: tt.result, IsError: tt.isError}, end,
+			expected.Equal(t, ToolExecutionEnd{ToolCallID: "a", ToolName: "a", Result: tt.result, IsError: tt.isError, Refused: tt.refused}, end,
 				"the call's end carries the result the hooks decided")
 			if !expected.Equal(t, 1, len(turnEnd.ToolResults), "turn_end carries the call's result") {
 				return
@@ -306,6 +308,46 @@ func TestAConsumerThatStopsStillEndsTheRun(t *testing.T) {
 				}
 			}
 			expected.Equal(t, stopAfter, n, "the consumer stops after event %d, and the run ends", stopAfter)
+		})
+	}
+}
+
+// TestAStopStillReachesTheLoop stops the consumer at each event of a batch
+// in turn, in the parallel path and in the sequential one, and asks
+// executeToolCalls for the batch itself: whichever emit saw the stop, the
+// batch returns its error, errStopped, so that the loop ends there.
+func TestAStopStillReachesTheLoop(t *testing.T) {
+	for _, path := range []struct {
+		name       string
+		sequential bool
+	}{{"parallel", false}, {"sequential", true}} {
+		t.Run(path.name, func(t *testing.T) {
+			// batch runs the lookups' batch, with a consumer that stops at
+			// event stopAt (never if 0), and returns the events it took.
+			batch := func(stopAt int) (took []string, err error) {
+				synctest.Test(t, func(t *testing.T) {
+					ctx, cancel := context.WithCancel(context.Background())
+					defer cancel()
+					tools, _ := lookups()
+					r := &runState{cfg: Config{Tools: tools, Sequential: path.sequential}, ctx: ctx, cancel: cancel, yield: func(ev Event) bool {
+						took = append(took, traceLine(ev))
+						return len(took) != stopAt
+					}}
+					_, err = r.executeToolCalls(reply("Three at once.", call("1", "a", `{}`), call("2", "b", `{}`), call("3", "c", `{}`)))
+				})
+				return took, err
+			}
+			all, err := batch(0)
+			if !expected.NoError(t, err, "the batch, for a consumer that never stops, ends without an error") {
+				return
+			}
+			for stopAt := 1; stopAt <= len(all); stopAt++ {
+				took, err := batch(stopAt)
+				if !expected.ErrorIs(t, err, errStopped, "the consumer stops at event %d of the batch, %s: the batch returns emit's error, errStopped, "+
+					"so that the loop ends there", stopAt, took[len(took)-1]) {
+					return
+				}
+			}
 		})
 	}
 }
@@ -444,7 +486,7 @@ func TestACancelledRunStillWinsOverABlock(t *testing.T) {
 			ends = append(ends, end)
 		}
 	}
-	expected.Equal(t, []ToolExecutionEnd{{ToolCallID: "a", ToolName: "search", Result: "Operation aborted", IsError: true}}, ends,
+	expected.Equal(t, []ToolExecutionEnd{{ToolCallID: "a", ToolName: "search", Result: "Operation aborted", IsError: true, Refused: true}}, ends,
 		"the call's result says it was aborted, whatever BeforeToolCall said")
 }
 

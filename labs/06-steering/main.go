@@ -41,6 +41,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := opts.chat.Check(fs, stderr); err != nil {
 		return err
 	}
+	defer opts.out.Close() // a picture is drawn once the runs are over
 	switch {
 	case opts.scenario != "":
 		return runScenario(ctx, stdout, stderr, opts)

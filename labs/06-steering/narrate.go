@@ -31,7 +31,7 @@ func narrate(n *narrative.Run, sum *summary) func(Event) {
 			if ev.Terminate {
 				marks = append(marks, "terminate")
 			}
-			n.ToolEnd(ev.ToolCallID, ev.ToolName, ev.Result, ev.IsError, marks...)
+			n.ToolEnd(ev.ToolCallID, ev.ToolName, ev.Result, ev.IsError, ev.Refused, marks...)
 		case AgentEnd:
 			reason := sum.stopReason()
 			n.Ended(sum.turns, string(reason), reason == Completed, reason.why())

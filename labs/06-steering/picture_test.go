@@ -23,9 +23,14 @@ func draw(t *testing.T, args ...string) string {
 			return
 		}
 		expected.Equal(t, "", stderr.String(), "standard error stays empty")
-		out = stdout.String()
+		out = flat(stdout.String())
 	})
 	return out
+}
+
+// flat reads a picture's labels each as one line: the picture wraps them.
+func flat(picture string) string {
+	return strings.ReplaceAll(picture, "<br/>", " ")
 }
 
 // TestTheDiagramDrawsWhenMessagesEnter checks -diagram on part 1 of the
@@ -35,7 +40,7 @@ func draw(t *testing.T, args ...string) string {
 func TestTheDiagramDrawsWhenMessagesEnter(t *testing.T) {
 	out := draw(t, "-diagram")
 	inOrder(t, out,
-		`    L->>+T1: call_1 {"query":"Find flights from Oslo to Lima."}`,
+		`    L->>+T1: call_1 search {"query":"Find flights from Oslo to Lima."}`,
 		`    Note over U: the user types a steering message: "Only direct flights."`,
 		`    Note over U: the user types a steering message: "Under 900 €, please."`,
 		"    T1-->>-L: call_1 ⇒ 3 flights, 1 direct: 480 € on 12 May",
@@ -74,14 +79,14 @@ func TestChatDraws(t *testing.T) {
 		picture string
 		want    []string
 	}{
-		{"-diagram", []string{"sequenceDiagram", "    U->>L: turn 1 · What is the weather in Oslo, Lima and Cairo?", `    L->>+T1: call_1 {"city":"Oslo"}`, "    T1-->>-L: call_2 ⇒ Lima 19 °C, overcast", "    L-->>U: Weather: Oslo 4 °C, light rain. Weather: Lima 19 °C, overcast. Weather:…"}},
-		{"-timeline", []string{"gantt", "    section turn 1 · 3 calls, side by side", `    call_1 weather {"city"#58;"Oslo"} :0, 300`, `    call_3 weather {"city"#58;"Cairo"} :0, 400`}},
+		{"-diagram", []string{"sequenceDiagram", "    U->>L: turn 1 · What is the weather in Oslo, Lima and Cairo?", `    L->>+T1: call_1 weather {"city":"Oslo"}`, "    T2-->>-L: call_2 ⇒ Lima 19 °C, overcast", "    L-->>U: Weather: Oslo 4 °C, light rain. Weather: Lima 19 °C, overcast. Weather:…"}},
+		{"-timeline", []string{"gantt", "    section turn 1", `    call_1 weather {"city"#58;"Oslo"} :0, 300`, `    call_3 weather {"city"#58;"Cairo"} :0, 400`, "    if one after another#58; 0.9 s :done, 0, 900"}},
 	} {
 		synctest.Test(t, func(t *testing.T) {
 			ctx := cli.WithStdin(context.Background(), strings.NewReader("What is the weather in Oslo, Lima and Cairo?\n"))
 			var stdout, stderr bytes.Buffer
 			expected.Equal(t, 0, cli.Run(ctx, run, []string{"-chat", tt.picture}, &stdout, &stderr), "-chat %s: the exit status (standard error: %s)", tt.picture, stderr.String())
-			inOrder(t, stdout.String(), tt.want...)
+			inOrder(t, flat(stdout.String()), tt.want...)
 			expected.NotContains(t, stdout.String(), "model said", "-chat %s: a picture instead of the narrative", tt.picture)
 		})
 	}
@@ -98,4 +103,20 @@ func TestTheDiagramGoesWithEveryFlag(t *testing.T) {
 		"    U->>L: turn 3 · Book the cheapest one.",
 		"    Note over L: loop ended: 3 turns, stop reason completed",
 	)
+}
+
+// TestTheTimelineMarksWhatTheUserDoes checks -timeline on the scenario
+// ctrl-c.json: the Ctrl-C is a milestone at the moment it stops the run,
+// 200 ms in, when the two calls it cuts short end, in red; and the demo,
+// whose tools wait on no clock, draws no empty chart, but one line says so.
+func TestTheTimelineMarksWhatTheUserDoes(t *testing.T) {
+	out := draw(t, "-scenario", filepath.Join("scenarios", "ctrl-c.json"), "-timeline")
+	inOrder(t, out,
+		`    o weather {"city"#58;"Oslo"} (error) :crit, 0, 200`,
+		`    l weather {"city"#58;"Lima"} :0, 100`,
+		`    c weather {"city"#58;"Cairo"} (error) :crit, 0, 200`,
+		`    the user presses Ctrl-C :crit, active, milestone, 200, 200`,
+	)
+	expected.Equal(t, "no timeline: no tool call waited on the demo clock (-diagram draws the run)\n", draw(t, "-timeline"),
+		"the demo's tools wait on no clock: one line instead of an empty chart")
 }

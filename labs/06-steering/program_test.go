@@ -112,7 +112,8 @@ func TestProgram(t *testing.T) {
 		}
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
-		if !expected.NoError(t, cmd.Start(), "start the program") {
+		proc, err := expected.Start(cmd)
+		if !expected.NoError(t, err, "start the program") {
 			return
 		}
 		_, err = io.WriteString(stdin, "What is 2 plus 3?\n")
@@ -124,12 +125,12 @@ func TestProgram(t *testing.T) {
 		for lines.Scan() {
 			printed.WriteString(lines.Text() + "\n")
 			if strings.HasPrefix(lines.Text(), "turn 1 · user:") || strings.HasPrefix(lines.Text(), "the agent's history holds") {
-				if !expected.NoError(t, cmd.Process.Signal(syscall.SIGINT), "press Ctrl-C") {
+				if !expected.NoError(t, proc.Signal(syscall.SIGINT), "press Ctrl-C") {
 					return
 				}
 			}
 		}
-		if !expected.NoError(t, cmd.Wait(), "the session ends with status 0 (standard error: %s)", stderr.String()) {
+		if !expected.NoError(t, proc.Wait(), "the session ends with status 0 (standard error: %s)", stderr.String()) {
 			return
 		}
 		expected.Contains(t, printed.String(), "turn 1 · model request aborted: assistant model: context canceled\n", "Ctrl-C while the model thinks aborts its request")
@@ -147,7 +148,8 @@ func TestProgram(t *testing.T) {
 		}
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
-		if !expected.NoError(t, cmd.Start(), "start the program") {
+		proc, err := expected.Start(cmd)
+		if !expected.NoError(t, err, "start the program") {
 			return
 		}
 
@@ -156,7 +158,7 @@ func TestProgram(t *testing.T) {
 		for lines.Scan() {
 			printed.WriteString(lines.Text() + "\n")
 			if strings.Contains(lines.Text(), "start i index") {
-				if !expected.NoError(t, cmd.Process.Signal(syscall.SIGINT), "press Ctrl-C") {
+				if !expected.NoError(t, proc.Signal(syscall.SIGINT), "press Ctrl-C") {
 					return
 				}
 				break
@@ -167,7 +169,7 @@ func TestProgram(t *testing.T) {
 			return
 		}
 		printed.Write(rest)
-		err = cmd.Wait()
+		err = proc.Wait()
 
 		var exit *exec.ExitError
 		if !expected.True(t, errors.As(err, &exit), "the program exits with a status that is not 0 (Wait returned %v)", err) {

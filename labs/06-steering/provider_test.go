@@ -22,7 +22,7 @@ import (
 
 // These tests run -chat against a real model's protocol: an httptest server
 // that speaks the Chat Completions API, from the fixtures of
-// fakemodel/chatcompletions (its testdata, written after the API's public
+// labs/talk/chatcompletions (its testdata, written after the API's public
 // reference). The network is real, so the tests wait on what the program
 // prints and on what the server receives, never on time.
 
@@ -101,7 +101,7 @@ func (srv *fixtureServer) serve(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
 		}
-		stream, err := os.ReadFile(filepath.Join(root, "fakemodel", "chatcompletions", "testdata", res.fixture+".sse"))
+		stream, err := os.ReadFile(filepath.Join(root, "labs", "talk", "chatcompletions", "testdata", res.fixture+".sse"))
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
@@ -284,6 +284,61 @@ func TestArgumentsThatCannotBeReadReplayAsTheyFailed(t *testing.T) {
 	replay(t, rec, live)
 }
 
+// TestArgumentsNestedTooDeeplyEndTheRequest: a server whose tool call's
+// arguments are 1.2 million [ ended the program with a stack overflow, and
+// the recording was never written. Now the request fails with one line that
+// names the limit, the session goes on, and the recording replays it.
+func TestArgumentsNestedTooDeeplyEndTheRequest(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	deep := `data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_deep","function":{"name":"weather","arguments":"` +
+		strings.Repeat("[", 1_200_000) + `"}}]},"finish_reason":"tool_calls"}]}` + "\n\ndata: [DONE]\n\n"
+	srv := startFixtureServer(t, response{stream: deep}, response{fixture: "text"})
+	rec := filepath.Join(t.TempDir(), "session.json")
+	c := startLiveChat("-chat", "-model-name", "test-model", "-base-url", srv.URL, "-record", rec)
+	c.typeLine(t, "Weather in Oslo?")
+	c.stdout.await(t, "the agent's history holds", 1)
+	c.typeLine(t, "What is 23 × 17?")
+	c.stdout.await(t, "the agent's history holds", 2)
+	if !expected.Equal(t, 0, c.end(), "the session ends with status 0 (standard error: %s)", c.stderr) {
+		return
+	}
+	inOrder(t, c.stdout.String(),
+		"turn 1 · model request failed: chat completions: the arguments of tool call call_deep (weather) nest more than 10000 levels deep (the nesting limit)",
+		"loop ended: 1 turn, stop reason error",
+		"turn 1 · model said: 23 × 17 = 391.",
+	)
+	expected.Contains(t, c.stderr.String(), "recorded the session in "+rec, "the recording is written")
+	var replayed, stderr bytes.Buffer
+	if !expected.NoError(t, run(context.Background(), []string{"-scenario", rec}, &replayed, &stderr), "the recording replays without an error (standard error: %s)", stderr.String()) {
+		return
+	}
+	inOrder(t, replayed.String(),
+		"turn 1 · model request failed: scripted model: chat completions: the arguments of tool call call_deep (weather) nest more than 10000 levels deep (the nesting limit)",
+		"turn 1 · model said: 23 × 17 = 391.",
+	)
+}
+
+// TestDeepArgumentsReplayAsTheyFailed: arguments nested 100 levels deep are
+// read, and refused by the tool; a scenario file cannot nest so deep, so the
+// recording holds {} and the error, and replays to the session's trace. It
+// held the arguments, and the session ended with "nothing written".
+func TestDeepArgumentsReplayAsTheyFailed(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	deep := `{"city":` + strings.Repeat("[", 100) + strings.Repeat("]", 100) + `}`
+	stream := `data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_deep","function":{"name":"weather","arguments":` + strconv.Quote(deep) + `}}]},"finish_reason":"tool_calls"}]}` + "\n\ndata: [DONE]\n\n"
+	srv := startFixtureServer(t, response{stream: stream}, response{fixture: "text"})
+	rec := filepath.Join(t.TempDir(), "session.json")
+	c := startLiveChat("-chat", "-trace", "-model-name", "test-model", "-base-url", srv.URL, "-record", rec)
+	c.typeLine(t, "Weather in Oslo?")
+	c.stdout.await(t, "agent_end", 1)
+	if !expected.Equal(t, 0, c.end(), "the session ends with status 0 (standard error: %s)", c.stderr) {
+		return
+	}
+	live := c.stdout.String()
+	expected.Contains(t, live, `tool_execution_end call_deep error: Validation failed for tool "weather": field "city" must be a string, not an array.`, "the tool refuses the arguments")
+	replay(t, rec, live)
+}
+
 // replay replays the recording rec with -trace, and checks that its trace
 // is live's.
 func replay(t *testing.T, rec, live string) {
@@ -429,6 +484,32 @@ func TestTheRecordingStaysWithinItsLimit(t *testing.T) {
 	expected.Equal(t, 3, strings.Count(replayed.String(), "loop ended:"), "the recording holds the three runs before the limit")
 }
 
+// TestAFirstRunTooLargeToRecordIsNotRecorded: a first reply longer than a
+// scenario file may be leaves nothing to record. The session says so, when
+// the run ends and when the session does, and writes no file; it said it had
+// recorded the session, in a file of 0 bytes that -scenario refused.
+func TestAFirstRunTooLargeToRecordIsNotRecorded(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	long := `data: {"choices":[{"index":0,"delta":{"content":"` + strings.Repeat("x", 1_100_000) + `"},"finish_reason":"stop"}]}` + "\n\ndata: [DONE]\n\n"
+	srv := startFixtureServer(t, response{stream: long}, response{fixture: "text"})
+	rec := filepath.Join(t.TempDir(), "session.json")
+	c := startLiveChat("-chat", "-model-name", "test-model", "-base-url", srv.URL, "-record", rec)
+	c.typeLine(t, "Run 1.")
+	c.stdout.await(t, "the agent's history holds", 1)
+	c.typeLine(t, "Run 2.")
+	c.stdout.await(t, "the agent's history holds", 2)
+	if !expected.Equal(t, 0, c.end(), "the session ends with status 0 (standard error: %s)", c.stderr) {
+		return
+	}
+	expected.Contains(t, c.stdout.String(), "(the recording is full: this run alone is longer than the 1024 KiB a scenario file may hold; nothing is recorded, and "+rec+" will not be written)\n",
+		"the session says, when the run ends, that nothing is recorded")
+	expected.Contains(t, c.stderr.String(), "nothing recorded: the first run alone was longer than the 1024 KiB a scenario file may hold; "+rec+" is not written\n",
+		"the session says, when it ends, that nothing is recorded")
+	expected.NotContains(t, c.stderr.String(), "recorded the session in", "no recording is claimed")
+	_, err := os.Stat(rec)
+	expected.True(t, os.IsNotExist(err), "no file is written: %v", err)
+}
+
 // TestFirstTimeMistakesSayWhatToDo: a base URL without its scheme, one
 // without /v1, an empty model name (an unset variable) and a server that
 // loads slowly each get one line that says what to do.
@@ -444,19 +525,59 @@ func TestFirstTimeMistakesSayWhatToDo(t *testing.T) {
 	expected.True(t, strings.HasPrefix(stderr.String(), "-model-name is empty: name the model the server should run, such as qwen3:8b (is the variable you gave it set?)\n"),
 		"an empty model name: a line that says what to do, first: %q", stderr.String())
 
-	srv := startFixtureServer(t, response{status: http.StatusNotFound, body: "404 page not found"}, response{stall: true})
-	c := startLiveChat("-chat", "-model-name", "qwen3:8b", "-base-url", srv.URL, "-idle-timeout", "50ms")
+	// Each session has one request: a short idle timeout bounds only the
+	// one that stalls, so that a busy machine cannot make an answer late.
+	srv := startFixtureServer(t, response{status: http.StatusNotFound, body: "404 page not found"})
+	c := startLiveChat("-chat", "-model-name", "qwen3:8b", "-base-url", srv.URL)
 	c.typeLine(t, "Hi.")
 	c.stdout.await(t, "the agent's history holds", 1)
-	c.typeLine(t, "Hi again.")
-	c.stdout.await(t, "the agent's history holds", 2)
 	if !expected.Equal(t, 0, c.end(), "the session ends with status 0 (standard error: %s)", c.stderr) {
 		return
 	}
-	inOrder(t, c.stdout.String(),
-		"turn 1 · model request failed: chat completions: the server answered 404 Not Found: 404 page not found; add /v1 to the base URL: "+srv.URL+"/v1",
-		"turn 1 · model request failed: chat completions: the server sent nothing for 50ms (the idle timeout)",
-	)
+	expected.Contains(t, c.stdout.String(),
+		"turn 1 · model request failed: chat completions: the server answered 404 Not Found: 404 page not found; add /v1 to the base URL: "+srv.URL+"/v1\n",
+		"a server without /v1 in its URL: the line says to add it")
+
+	srv = startFixtureServer(t, response{stall: true})
+	c = startLiveChat("-chat", "-model-name", "qwen3:8b", "-base-url", srv.URL, "-idle-timeout", "50ms")
+	c.typeLine(t, "Hi again.")
+	c.stdout.await(t, "the agent's history holds", 1)
+	if !expected.Equal(t, 0, c.end(), "the session ends with status 0 (standard error: %s)", c.stderr) {
+		return
+	}
+	expected.Contains(t, c.stdout.String(),
+		"turn 1 · model request failed: chat completions: the server sent no data for 50ms (the idle timeout)\n",
+		"a server that sends nothing: the line names the idle timeout")
+}
+
+// TestARequestHasAnOverallBound: -request-timeout bounds a whole request,
+// however steadily the server sends; it goes with -model-name, and must be
+// more than 0.
+func TestARequestHasAnOverallBound(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	var stdout, stderr bytes.Buffer
+	expected.Equal(t, 0, cli.Run(context.Background(), run, []string{"-h"}, &stdout, &stderr), "-h: the exit status")
+	expected.Contains(t, stdout.String(), "-request-timeout", "-h names the flag")
+	stdout.Reset()
+	expected.Equal(t, 2, cli.Run(context.Background(), run, []string{"-chat", "-request-timeout", "1m"}, &stdout, &stderr), "-request-timeout without -model-name: the exit status")
+	expected.Contains(t, stderr.String(), "-request-timeout needs -model-name", "-request-timeout without -model-name is refused")
+	stderr.Reset()
+	expected.Equal(t, 2, cli.Run(context.Background(), run, []string{"-chat", "-model-name", "m", "-request-timeout", "0s"}, &stdout, &stderr), "-request-timeout 0s: the exit status")
+	expected.Contains(t, stderr.String(), "invalid value 0s for flag -request-timeout: must be more than 0, such as 30m", "-request-timeout 0s is refused")
+
+	// One request, which stalls: a request that the server answers could
+	// be late on a busy machine. That the session goes on after a failed
+	// request, the provider's own tests show (labs/talk/chatcompletions).
+	srv := startFixtureServer(t, response{stall: true})
+	c := startLiveChat("-chat", "-model-name", "test-model", "-base-url", srv.URL, "-request-timeout", "50ms")
+	c.typeLine(t, "Hi.")
+	c.stdout.await(t, "the agent's history holds", 1)
+	if !expected.Equal(t, 0, c.end(), "the session ends with status 0 (standard error: %s)", c.stderr) {
+		return
+	}
+	expected.Contains(t, c.stdout.String(),
+		"turn 1 · model request failed: chat completions: no whole reply within 50ms (the request timeout)\n",
+		"a server that never finishes its reply: the line names the request timeout")
 }
 
 // TestChatGoesOnAfterAFailedRequest: each failure of the server, or of the

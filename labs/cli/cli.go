@@ -11,7 +11,9 @@
 // twice, an argument) or a bad input file (BadInput), 130 when Ctrl-C ended
 // the run (128 + SIGINT, as shells report it), 70 when the program panicked
 // (a bug: EX_SOFTWARE, "internal software error", in BSD's sysexits.h),
-// and 1 for anything else, such as output that could not be written.
+// and 1 for anything else, such as output that could not be written. A
+// program that takes SIGTERM and SIGHUP for itself (Hangups), to finish
+// what it writes first, then ends by that signal (Terminated).
 //
 // Run recovers a panic of the program's own goroutine and reports it in
 // one line: what panicked, where, and that it is a bug. A panic in a
@@ -27,7 +29,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"sync"
+	"syscall"
+	"time"
 )
 
 // A Program is a lab's whole program. It runs with a context that Ctrl-C
@@ -48,6 +53,22 @@ var ErrFailed = errors.New("failed")
 // sees that its run was cancelled; Run also reports any other error this
 // way once the program's context is cancelled.
 var ErrInterrupted = errors.New("interrupted: Ctrl-C cancelled the run")
+
+// Terminated reports a program that SIGTERM or SIGHUP asked to end (it
+// took them with Hangups) and that has ended cleanly: Main then ends the
+// process by that same signal, as if the program had never taken it, so that
+// whoever sent it sees the process end by it, and a shell reports 128 plus
+// the signal's number (143 for SIGTERM, 129 for SIGHUP). Run returns that
+// status, and prints nothing: a process a signal ends says nothing either.
+func Terminated(sig os.Signal) error {
+	return terminated{sig}
+}
+
+// A terminated is the error Terminated returns.
+type terminated struct{ sig os.Signal }
+
+// Error names the signal.
+func (t terminated) Error() string { return "terminated by " + t.sig.String() }
 
 // BadInput marks err as a mistake in a file the user gave the program, such
 // as a malformed scenario file: Run reports it like any error, and exits
@@ -105,9 +126,24 @@ func Main(program Program) {
 			}
 		}
 	}()
-	status := Run(ctx, program, os.Args[1:], os.Stdout, os.Stderr)
+	status, sig := run(ctx, program, os.Args[1:], os.Stdout, os.Stderr)
 	ending.Lock()
+	if sig != nil {
+		endBy(sig)
+	}
 	exit(status)
+}
+
+// endBy ends the process by sig, with the signal's default action, which
+// the program's Hangups had turned off. Where a process cannot signal
+// itself so (Windows), or the signal does not end it, Main exits with the
+// status Run returned.
+func endBy(sig os.Signal) {
+	signal.Reset(sig)
+	if p, err := os.FindProcess(os.Getpid()); err == nil && p.Signal(sig) == nil {
+		// The signal is on its way; it ends the process within moments.
+		time.Sleep(time.Second)
+	}
 }
 
 // Run runs program with args and returns its exit status (see the package
@@ -120,12 +156,24 @@ func Main(program Program) {
 // stopped it. Main calls Run; a lab's tests call it to check its command
 // line.
 func Run(ctx context.Context, program Program, args []string, stdout, stderr io.Writer) int {
+	status, _ := run(ctx, program, args, stdout, stderr)
+	return status
+}
+
+// run is Run, and also returns the signal the program asked to end by
+// (Terminated), if it did.
+func run(ctx context.Context, program Program, args []string, stdout, stderr io.Writer) (int, os.Signal) {
 	out := newCheckedWriter(stdout)
 	err := call(context.WithValue(ctx, outputLostKey, (<-chan struct{})(out.lost)), program, args, out, stderr)
 	var p *panicked
 	if errors.As(err, &p) {
 		fmt.Fprintln(stderr, p)
-		return statusBug
+		return statusBug, nil
+	}
+	var t terminated
+	if errors.As(err, &t) {
+		n, _ := t.sig.(syscall.Signal)
+		return 128 + int(n), t.sig
 	}
 	if out.err != nil && (err == nil || errors.Is(err, flag.ErrHelp)) {
 		err = fmt.Errorf("write output: %w", out.err)
@@ -135,7 +183,7 @@ func Run(ctx context.Context, program Program, args []string, stdout, stderr io.
 		// the user stopped the program.
 		err = ErrInterrupted
 	}
-	return status(err, stderr)
+	return status(err, stderr), nil
 }
 
 // status reports err, unless it has been reported already, and returns the

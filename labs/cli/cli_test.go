@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -201,4 +202,30 @@ func errText(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+// TestATerminationIsTheSignalsStatus: a program that ended because SIGTERM
+// or SIGHUP asked it to gets the status a shell shows for a process the
+// signal ended, 128 plus its number, and no message, also when Ctrl-C came
+// as well.
+func TestATerminationIsTheSignalsStatus(t *testing.T) {
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, tt := range []struct {
+		sig    syscall.Signal
+		status int
+	}{{syscall.SIGTERM, 143}, {syscall.SIGHUP, 129}} {
+		for _, ctx := range []context.Context{context.Background(), cancelled} {
+			var stdout, stderr bytes.Buffer
+			program := func(context.Context, []string, io.Writer, io.Writer) error {
+				return fmt.Errorf("check: %w", Terminated(tt.sig))
+			}
+			if status := Run(ctx, program, nil, &stdout, &stderr); status != tt.status {
+				t.Errorf("Terminated(%v): status %d, want %d", tt.sig, status, tt.status)
+			}
+			if stderr.Len() != 0 {
+				t.Errorf("Terminated(%v): standard error is %q, want nothing", tt.sig, stderr.String())
+			}
+		}
+	}
 }

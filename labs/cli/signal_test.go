@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -38,6 +39,18 @@ var helpers = map[string]func(){
 			fmt.Fprintln(stdout, "cancelled, still waiting")
 			time.Sleep(time.Hour)
 			return nil
+		})
+	},
+	// terminates takes SIGTERM and SIGHUP for itself, says so, and then
+	// ends by the signal that came, as the track does once its command
+	// has finished what it writes.
+	"terminates": func() {
+		Main(func(ctx context.Context, _ []string, stdout, _ io.Writer) error {
+			hangups := Hangups(ctx)
+			fmt.Fprintln(stdout, "ready")
+			sig := <-hangups
+			fmt.Fprintln(stdout, "finishing first")
+			return Terminated(sig)
 		})
 	},
 	// panics has a bug.
@@ -149,6 +162,21 @@ func (h *helperProcess) interrupt(t *testing.T) {
 // still alive after a minute is killed, and fails the test.
 func (h *helperProcess) wait(t *testing.T) int {
 	t.Helper()
+	err := h.end(t)
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		t.Fatal(err)
+	}
+	if exit != nil && !exit.Exited() {
+		t.Fatalf("the helper did not exit by itself: %v (stderr: %q)", err, h.stderr.String())
+	}
+	return h.cmd.ProcessState.ExitCode()
+}
+
+// end reads the rest of the helper's output and waits for it to end. A
+// helper still alive after a minute is killed, and fails the test.
+func (h *helperProcess) end(t *testing.T) error {
+	t.Helper()
 	for h.lines.Scan() {
 	}
 	_, _ = io.Copy(io.Discard, h.stdout)
@@ -158,14 +186,7 @@ func (h *helperProcess) wait(t *testing.T) int {
 		t.Fatalf("the helper still ran after a minute, and was killed (stderr: %q)", h.stderr.String())
 	default:
 	}
-	var exit *exec.ExitError
-	if err != nil && !errors.As(err, &exit) {
-		t.Fatal(err)
-	}
-	if exit != nil && !exit.Exited() {
-		t.Fatalf("the helper did not exit by itself: %v (stderr: %q)", err, h.stderr.String())
-	}
-	return h.cmd.ProcessState.ExitCode()
+	return err
 }
 
 // wantExit waits for the helper to exit, and checks its exit status and
@@ -217,5 +238,28 @@ func TestAPanicInAnotherGoroutineIsGos(t *testing.T) {
 	}
 	if want := "panic: runtime error: index out of range [1] with length 1\n\ngoroutine "; !strings.HasPrefix(h.stderr.String(), want) {
 		t.Errorf("standard error is\n%s\nwant it to start with %q", h.stderr.String(), want)
+	}
+}
+
+// TestATerminatedProgramEndsByItsSignal: a program that took SIGTERM or
+// SIGHUP for itself, and returned Terminated once it had finished, ends by
+// that signal, as if it had never taken it, and says nothing more.
+func TestATerminatedProgramEndsByItsSignal(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP} {
+		t.Run(sig.String(), func(t *testing.T) {
+			h := startHelper(t, "terminates")
+			if err := h.cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			h.expectLine(t, "finishing first")
+			h.end(t)
+			ws, ok := h.cmd.ProcessState.Sys().(syscall.WaitStatus)
+			if !ok || !ws.Signaled() || ws.Signal() != sig {
+				t.Errorf("the helper ended with %v, want it ended by %v", h.cmd.ProcessState, sig)
+			}
+			if got := h.stderr.String(); got != "" {
+				t.Errorf("standard error is %q, want nothing", got)
+			}
+		})
 	}
 }

@@ -11,10 +11,18 @@
 // that happens, a [Picture] draws instead of printing them.
 //
 // Every label comes from a run: a reply, a tool's name, its arguments, its
-// result, what the user typed. None may break the diagram's syntax, so each
-// is put on one line, shortened, and written with Mermaid's entity codes
-// (#35; for #) for every character that would end it or change its meaning
-// (see [Label]). The same input draws the same bytes.
+// result, what the user typed. None may break the diagram's syntax or
+// configure it, so each is shortened, wrapped onto short lines, and written
+// with Mermaid's entity codes (#35; for #) for every character that would
+// end it or change its meaning, % among them, which would start a %%
+// comment or a %%{init}%% directive (see [Lines]). The same input draws
+// the same bytes.
+//
+// A picture must be readable in a README's column, about 900 pixels wide:
+// a sequence diagram gives each call of a batch a lane of its own and
+// wraps its labels, so that three calls at once fit in 1,200 pixels; lab
+// 06's loop chart is drawn compact. The maintainer's check
+// .ci/mermaid/pictures draws every picture in a browser and measures it.
 //
 // It is not internal, so that a learner's copy of a lab in mywork/ can
 // import it.

@@ -51,13 +51,25 @@ func (s *Sequence) Finished(f Finished) {
 					continue
 				}
 				s.start(call.ID, call.Name, call.Arguments)
-				s.ToolEnd(call.ID, call.Name, r.Content, r.IsError, nil)
+				if r.IsError && refusedInPisWords(call.Name, r.Content) {
+					s.ToolRefused(call.ID, call.Name, r.Content, nil)
+				} else {
+					s.ToolEnd(call.ID, call.Name, r.Content, r.IsError, nil)
+				}
 			}
 		}
 	}
 	s.Ended(fmt.Sprintf("loop ended: %s, stop reason %s", count(f.Turns, "turn"), f.StopReason))
 	s.Note(fmt.Sprintf("history holds %s: %s", count(len(f.History), "message"), fakemodel.RoleList(f.History)))
 	s.Answer(f.Answer, f.Answered)
+}
+
+// refusedInPisWords reports whether result is what Pi answers a call to
+// tool that it refuses before it runs, in the words labs 04 to 06 use: an
+// unknown tool, or arguments that do not validate. A finished run keeps no
+// other trace of it: its history holds the result, not how it came.
+func refusedInPisWords(tool, result string) bool {
+	return result == "Tool "+tool+" not found" || strings.HasPrefix(result, fmt.Sprintf("Validation failed for tool %q: ", tool))
 }
 
 // sent says what a request sent the model: how many messages, their roles,

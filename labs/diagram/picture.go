@@ -39,6 +39,11 @@ type Picture interface {
 	// ToolEnd draws a call's result, an error if isError, and its marks,
 	// such as "terminate".
 	ToolEnd(id, name, result string, isError bool, marks []string)
+	// ToolRefused draws the end of a call that the loop refused before it
+	// ran, with its error result: an unknown tool, arguments that do not
+	// validate, a BeforeToolCall that blocks it, a run cancelled first.
+	// Its tool never saw it.
+	ToolRefused(id, name, result string, marks []string)
 	// Ended draws how the run ended, in the narrative's words.
 	Ended(text string)
 	// Answer draws what the user finally reads, if ok, and otherwise that
@@ -53,6 +58,9 @@ type Picture interface {
 	// Line draws a line of the session between runs, such as that the
 	// agent continues.
 	Line(text string)
+	// Close ends the picture once the lab has nothing more to draw: it
+	// writes what the picture still holds.
+	Close()
 }
 
 // Both pictures draw every beat.
@@ -61,8 +69,14 @@ var (
 	_ Picture = (*Timeline)(nil)
 )
 
-// The help texts of the labs' flags -diagram and -timeline.
+// The help texts of the labs' flags -diagram and -timeline. Each says how
+// to see the picture: the lab prints Mermaid's text, which GitHub, an
+// editor's Markdown preview or a renderer on the machine draws; the lab
+// itself needs no network.
 const (
-	DiagramUsage  = "print the run as a Mermaid sequence diagram instead of the narrative (see labs/diagram)"
-	TimelineUsage = "print the run's tool calls as a Mermaid Gantt chart on the demo clock instead of the narrative (see labs/diagram)"
+	DiagramUsage = "print the run as a Mermaid sequence diagram instead of the narrative.\n" +
+		"To see it, put it in a mermaid code block of a Markdown file: GitHub and\n" +
+		"most editors' Markdown previews draw it (the lab's README says more)"
+	TimelineUsage = "print the run's tool calls as a Mermaid Gantt chart on the demo clock\n" +
+		"instead of the narrative; see it as -diagram's picture"
 )

@@ -1,15 +1,20 @@
 package diagram
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"testing/synctest"
+	"time"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/democlock"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -32,7 +37,11 @@ func trickySequence() string {
 		s.ToolStart(id, text, json.RawMessage(text))
 		s.Aside(text)
 		s.ToolUpdate(id, text)
-		s.ToolEnd(id, text, text, i%2 == 0, []string{text})
+		if i%3 == 2 {
+			s.ToolRefused(id, text, text, []string{text})
+		} else {
+			s.ToolEnd(id, text, text, i%2 == 0, []string{text})
+		}
 		s.Result(fakemodel.ToolResultMessage{ToolCallID: id})
 		s.Note(text)
 		s.Line(text)
@@ -55,13 +64,23 @@ func trickySequence() string {
 	}
 	requests := []fakemodel.Request{{Messages: history[:1], Tools: []fakemodel.ToolSpec{{Name: tricky[0]}, {Name: tricky[4]}}}}
 	s.Finished(Finished{Part: 2, Title: tricky[5], History: history, Requests: requests, Turns: len(tricky), StopReason: tricky[1], Answer: tricky[6], Answered: true})
+	s.Close()
 	return b.String()
 }
 
 // trickyTimeline draws a timeline whose calls have each tricky text as
 // their IDs, names, arguments and progress notes, and IDs that start like
-// a Gantt chart's keywords.
-func trickyTimeline() string {
+// a Gantt chart's keywords; and a call that takes time on a clock, while
+// the user does each tricky text, so that the chart is drawn. Its clock
+// waits in a bubble of testing/synctest.
+func trickyTimeline(t *testing.T) string {
+	var out string
+	synctest.Test(t, func(t *testing.T) { out = drawTrickyTimeline(t) })
+	return out
+}
+
+// drawTrickyTimeline is trickyTimeline, in a bubble.
+func drawTrickyTimeline(t *testing.T) string {
 	var b strings.Builder
 	tl := NewTimeline(&b)
 	tl.Part(1, tricky[0], nil)
@@ -79,6 +98,22 @@ func trickyTimeline() string {
 	tl.Turn()
 	tl.ToolStart("a", "b", nil)
 	tl.Ended("")
+	tl.Part(3, tricky[7], nil)
+	clock := democlock.New()
+	tl.Run(clock)
+	tl.Turn()
+	clock.Start("timed")
+	tl.ToolStart("timed", tricky[6], json.RawMessage(tricky[7]))
+	for _, text := range tricky {
+		tl.Aside(text)
+	}
+	if err := clock.Sleep(context.Background(), "timed", time.Second); err != nil {
+		t.Fatal(err)
+	}
+	clock.End("timed")
+	tl.ToolEnd("timed", tricky[5], tricky[6], false, tricky[5:8])
+	tl.Ended("")
+	tl.Close()
 	return b.String()
 }
 
@@ -91,7 +126,7 @@ func trickyTimeline() string {
 func TestTrickyTextsDrawWellFormedDiagrams(t *testing.T) {
 	for name, got := range map[string]string{
 		"tricky-sequence.mmd": trickySequence(),
-		"tricky-timeline.mmd": trickyTimeline(),
+		"tricky-timeline.mmd": trickyTimeline(t),
 	} {
 		t.Run(name, func(t *testing.T) {
 			wantWellFormed(t, name, got)
@@ -116,5 +151,28 @@ func TestTrickyTextsDrawWellFormedDiagrams(t *testing.T) {
 				t.Errorf("%s differs (-want +got):\n%s\nIf the change is intended, run go test ./labs/diagram -run TestTrickyTextsDrawWellFormedDiagrams -update", path, diff)
 			}
 		})
+	}
+}
+
+// TestNoDirectiveComesFromData checks that no text of a run reaches a
+// picture as a Mermaid comment or directive, %% or %%{init: …}%%, which
+// would hide a line or configure the picture (its theme, its CSS): the
+// only % of a picture are in the lines this package starts it with, and
+// none is in a label, whatever the text, even a directive split over
+// lines or over two labels.
+func TestNoDirectiveComesFromData(t *testing.T) {
+	starts := []string{sequenceConfig, compactConfig, "    axisFormat %S.%L s"}
+	for name, picture := range map[string]string{
+		"tricky-sequence.mmd": trickySequence(),
+		"tricky-timeline.mmd": trickyTimeline(t),
+	} {
+		if !strings.Contains(picture, "#37;#37;{init") {
+			t.Errorf("%s lacks the tricky directive, coded: the test draws no directive", name)
+		}
+		for i, line := range strings.Split(picture, "\n") {
+			if strings.Contains(line, "%") && !slices.Contains(starts, line) {
+				t.Errorf("%s, line %d %q: a %% that does not start the picture", name, i+1, line)
+			}
+		}
 	}
 }

@@ -14,45 +14,61 @@ import (
 
 // The statements this package writes, one pattern per kind of line. A
 // label is text without the characters Mermaid reads as syntax, and codes
-// for them (Label); a diagram whose every line is one of these cannot be
-// broken by what a run puts in its labels. The node script .ci/mermaid
-// has Mermaid itself parse the same diagrams.
+// for them (Lines); a diagram whose every line is one of these cannot be
+// broken by what a run puts in its labels, nor configured by it: % is
+// coded, so no %% comment or %%{init}%% directive comes from a run. The
+// node script .ci/mermaid has Mermaid itself parse and draw the same
+// diagrams.
 const (
-	lbl   = `(?:[^#;<>&\n]|#[0-9]+;)*`
-	alias = `(?:[^#;<>&:,@\n]|#[0-9]+;)+`
+	lbl   = `(?:[^#;%<>&\n]|#[0-9]+;)*`
+	lines = lbl + `(?:<br/>` + lbl + `)*`
 	lane  = `(?:U|L|M|T[0-9]+)`
-	task  = `(?:[^#;<>&:%\n]|#[0-9]+;)+`
-	qlbl  = `(?:[^#;<>&"\n]|#[0-9]+;)+`
-	id    = `[a-z][a-z0-9]*`
+	task  = `(?:[^#;%<>&:\n]|#[0-9]+;)+`
+	qlbl  = `(?:[^#;%<>&"\n]|#[0-9]+;)+`
+	qline = qlbl + `(?:<br/>` + qlbl + `)*`
+	id    = `[a-z][a-zA-Z0-9]*`
+	ind   = `(?:    )+`
 )
 
 var (
-	participant = regexp.MustCompile(`^    participant (` + lane + `) as ` + alias + `$`)
-	message     = regexp.MustCompile(`^    (` + lane + `)(->>\+|->>|-->>-|-->>|--x-|--x|--\))(` + lane + `):(?: ` + lbl + `)?$`)
-	noteLine    = regexp.MustCompile(`^    Note over (` + lane + `)(?:,(` + lane + `))?:(?: ` + lbl + `(?:<br/>` + lbl + `)*)?$`)
-	section     = regexp.MustCompile(`^    section ` + task + `$`)
-	taskLine    = regexp.MustCompile(`^    (` + task + `) :(?:crit, |milestone, )?[0-9]+, [0-9]+$`)
-	flowNode    = regexp.MustCompile(`^    ` + id + `(?:\["` + qlbl + `"\]|\{"` + qlbl + `"\}|\(\["` + qlbl + `"\]\)|\[\["` + qlbl + `"\]\])$`)
-	flowEdge    = regexp.MustCompile(`^    ` + id + ` -->(?:\|"` + qlbl + `"\|)? ` + id + `$`)
-	flowStyle   = regexp.MustCompile(`^    (?:classDef new [a-z0-9:#,-]+|class ` + id + `(?:,` + id + `)* new|linkStyle [0-9]+(?:,[0-9]+)* [a-z0-9:#,-]+)$`)
+	participant = regexp.MustCompile(`^    participant (` + lane + `) as (?:User|Loop|Model|Tools)$`)
+	message     = regexp.MustCompile(`^    (` + lane + `)(->>\+|->>|-->>-|-->>|--x-|--x|--\))(` + lane + `):(?: ` + lines + `)?$`)
+	noteLine    = regexp.MustCompile(`^    Note over (` + lane + `)(?:,(` + lane + `))?:(?: ` + lines + `)?$`)
+	section     = regexp.MustCompile(`^    section (?:part [0-9]+<br>)?turn [0-9]+$`)
+	taskLine    = regexp.MustCompile(`^    (` + task + `) :(crit, |active, |done, |milestone, )*[0-9]+, [0-9]+$`)
+	flowNode    = regexp.MustCompile(`^` + ind + id + `(?:\["` + qline + `"\]|\{"` + qline + `"\}|\(\["` + qline + `"\]\)|\[\["` + qline + `"\]\])$`)
+	flowGroup   = regexp.MustCompile(`^` + ind + `(?:subgraph ` + id + `\[" "\]|end)$`)
+	flowEdge    = regexp.MustCompile(`^    ` + id + ` -->(?:\|"` + qline + `"\|)? ` + id + `$`)
+	flowStyle   = regexp.MustCompile(`^    (?:classDef (?:new|newGroup|groupTitle) [a-z0-9:#,-]+|class ` + id + `(?:,` + id + `)* (?:new|newGroup|groupTitle)|linkStyle [0-9]+(?:,[0-9]+)* [a-z0-9:#,-]+)$`)
 )
+
+// timelineHeader are the first lines of every timeline.
+const timelineHeader = "gantt\n    title Tool calls on the demo clock\n    dateFormat x\n    axisFormat %S.%L s\n"
+
+// noTimeline is what a timeline with nothing to draw writes instead.
+const noTimeline = "no timeline: no tool call waited on the demo clock (-diagram draws the run)\n"
 
 // wellFormed returns the problems of a diagram this package wrote: each
 // line that is not a statement it writes, a lane used before it is
-// declared, and a lane deactivated while it is not active, which Mermaid
-// refuses to draw.
+// declared, a lane deactivated while it is not active, which Mermaid
+// refuses to draw, and a lane activated while it is active, which would
+// draw two bars on one lane. The lines that start a diagram, its
+// configuration among them, are the only ones that may hold a %.
 func wellFormed(text string) []string {
 	var problems []string
+	if text == noTimeline {
+		return nil
+	}
 	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
 	bad := func(i int, why string) {
 		problems = append(problems, fmt.Sprintf("line %d %q: %s", i+1, lines[i], why))
 	}
-	switch lines[0] {
-	case "sequenceDiagram":
+	switch {
+	case len(lines) > 1 && lines[0] == sequenceConfig && lines[1] == "sequenceDiagram":
 		declared := map[string]bool{}
 		active := map[string]int{}
-		for i, line := range lines[1:] {
-			i++
+		for i, line := range lines[2:] {
+			i += 2
 			if m := participant.FindStringSubmatch(line); m != nil {
 				declared[m[1]] = true
 				continue
@@ -76,6 +92,9 @@ func wellFormed(text string) []string {
 			}
 			switch {
 			case strings.HasSuffix(arrow, "+"):
+				if active[to] > 0 {
+					bad(i, "activates a lane that is active: two bars on one lane")
+				}
 				active[to]++
 			case strings.HasSuffix(arrow, "-"):
 				if active[from] == 0 {
@@ -84,10 +103,7 @@ func wellFormed(text string) []string {
 				active[from]--
 			}
 		}
-	case "gantt":
-		if len(lines) < 4 || strings.Join(lines[1:4], "\n") != "    title Tool calls on the demo clock\n    dateFormat x\n    axisFormat %S.%L s" {
-			problems = append(problems, "not the header of a Timeline")
-		}
+	case strings.HasPrefix(text, timelineHeader):
 		for i := 4; i < len(lines); i++ {
 			if section.MatchString(lines[i]) {
 				continue
@@ -100,10 +116,14 @@ func wellFormed(text string) []string {
 				bad(i, "a task whose name starts like a keyword")
 			}
 		}
-	case "flowchart TD":
-		for i, line := range lines[1:] {
-			if !flowNode.MatchString(line) && !flowEdge.MatchString(line) && !flowStyle.MatchString(line) {
-				bad(i+1, "not a statement of a loop chart")
+	case lines[0] == "flowchart TD" || (len(lines) > 1 && lines[0] == compactConfig && lines[1] == "flowchart TD"):
+		first := 1
+		if lines[0] == compactConfig {
+			first = 2
+		}
+		for i, line := range lines[first:] {
+			if !flowNode.MatchString(line) && !flowGroup.MatchString(line) && !flowEdge.MatchString(line) && !flowStyle.MatchString(line) {
+				bad(i+first, "not a statement of a loop chart")
 			}
 		}
 	default:
@@ -113,26 +133,35 @@ func wellFormed(text string) []string {
 }
 
 func TestWellFormedCatchesABrokenDiagram(t *testing.T) {
-	good := "sequenceDiagram\n    participant U as User\n    participant L as Loop\n    participant T1 as x\n    L->>+T1: a\n    T1-->>-L: b\n"
+	good := sequenceConfig + "\nsequenceDiagram\n    participant U as User\n    participant L as Loop\n    participant T1 as Tools\n    L->>+T1: a<br/>c\n    T1-->>-L: b\n"
 	if problems := wellFormed(good); len(problems) != 0 {
 		t.Fatalf("a good diagram is not well formed:\n%s", strings.Join(problems, "\n"))
 	}
 	for name, broken := range map[string]string{
 		"a raw ;":            strings.Replace(good, ": a", ": a; b", 1),
+		"a raw %":            strings.Replace(good, ": a", ": %%{init: {}}%%", 1),
+		"another config":     strings.Replace(good, "100", "900", 1),
+		"two bars, one lane": strings.Replace(good, "    T1-->>-L: b\n", "    L->>+T1: d\n    T1-->>-L: b\n    T1-->>-L: e\n", 1),
 		"a raw #":            strings.Replace(good, ": a", ": a # b", 1),
 		"a line break":       strings.Replace(good, ": a", ": a\nb", 1),
 		"HTML":               strings.Replace(good, ": a", ": <b>a</b>", 1),
 		"an undeclared lane": strings.Replace(good, "L->>+T1", "L->>+T2", 1),
 		"an inactive lane":   strings.Replace(good, "->>+", "->>", 1),
-		"a : in an alias":    strings.Replace(good, "as x", "as x:y", 1),
+		"a lane's name":      strings.Replace(good, "as Tools", "as x", 1),
 		"another diagram":    "graph LR\n",
 	} {
 		if len(wellFormed(broken)) == 0 {
 			t.Errorf("wellFormed finds no problem in a diagram with %s:\n%s", name, broken)
 		}
 	}
-	if len(wellFormed("gantt\n    title Tool calls on the demo clock\n    dateFormat x\n    axisFormat %S.%L s\n    click me :0, 1\n")) == 0 {
-		t.Errorf("wellFormed finds no problem in a timeline with a task named click, a keyword")
+	for name, timeline := range map[string]string{
+		"a task named click, a keyword": timelineHeader + "    click me :0, 1\n",
+		"a raw %":                       timelineHeader + "    50% :0, 1\n",
+		"a %% comment":                  timelineHeader + "    %% x\n",
+	} {
+		if len(wellFormed(timeline)) == 0 {
+			t.Errorf("wellFormed finds no problem in a timeline with %s", name)
+		}
 	}
 }
 
@@ -153,9 +182,9 @@ func TestEveryDiagramOfTheWorkbookIsWellFormed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if first, _, _ := strings.Cut(string(data), "\n"); first == "sequenceDiagram" || first == "gantt" {
+		if text := string(data); strings.HasPrefix(text, sequenceConfig) || strings.HasPrefix(text, "gantt\n") || text == noTimeline {
 			checked++
-			wantWellFormed(t, filepath.Base(path), string(data))
+			wantWellFormed(t, filepath.Base(path), text)
 		}
 	}
 	if want := 11; checked < want {

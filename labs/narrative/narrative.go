@@ -12,7 +12,8 @@
 // With -diagram or -timeline (Output), the same beats draw a picture
 // instead, a Mermaid sequence diagram or Gantt chart (package diagram): a
 // Printer that draws hands each beat to its picture and prints nothing of
-// its own, so the lab's narrate.go draws as it narrates.
+// its own, so the lab's narrate.go draws as it narrates. The lab closes
+// its Output once its runs are over, and a timeline is drawn then.
 //
 // It is not internal, so that a learner's copy of a lab in _mywork/ can
 // import it. Labs 01 to 04 print a finished run and keep their own
@@ -109,6 +110,15 @@ func (p *Printer) AgentState(history int, steering, followUp []fakemodel.Message
 		return
 	}
 	p.Line(text)
+}
+
+// Close ends the output: a picture writes what it still holds, such as a
+// timeline, which is drawn once every run has ended. The narrative has
+// nothing left to print.
+func (p *Printer) Close() {
+	if p.draw != nil {
+		p.draw.Close()
+	}
 }
 
 // Warn returns text painted as a warning.

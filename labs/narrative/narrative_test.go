@@ -74,11 +74,12 @@ func TestARunNumbersItsTurns(t *testing.T) {
 	r.MessageEnd(fakemodel.AssistantMessage{Text: "I will look."})
 	r.ToolStart("call_1", "weather", json.RawMessage(`{"city":"Oslo"}`))
 	r.ToolUpdate("call_1", "still waiting")
-	r.ToolEnd("call_1", "weather", "Oslo 4 °C", false)
+	r.ToolEnd("call_1", "weather", "Oslo 4 °C", false, false)
 	r.MessageEnd(fakemodel.ToolResultMessage{ToolCallID: "call_1"})
 	r.NextTurn()
 	r.UserInTurn("Only direct flights.")
-	r.ToolEnd("call_2", "search", "no flights", true, "terminate")
+	r.ToolEnd("call_2", "search", "no flights", true, false, "terminate")
+	r.ToolEnd("call_3", "rm", "rm needs the user's approval", true, true)
 	r.MessageEnd(fakemodel.AssistantMessage{StopReason: fakemodel.StopReasonError, ErrorMessage: "503"})
 	r.MessageEnd(fakemodel.AssistantMessage{StopReason: fakemodel.StopReasonAborted, ErrorMessage: "context canceled"})
 	want := `user: Hi.
@@ -89,6 +90,7 @@ turn 1 · done call_1 weather ⇒ Oslo 4 °C
 turn 1 · history ← result of call_1
 turn 2 · user: Only direct flights.
 turn 2 · done call_2 search ⇒ error: no flights (terminate)
+turn 2 · done call_3 rm ⇒ error: rm needs the user's approval
 turn 2 · model request failed: 503
 turn 2 · model request aborted: context canceled
 `

@@ -14,12 +14,17 @@ import (
 // Printer: the lab's narrate.go then draws as it narrates.
 type Output struct {
 	diagram, timeline bool
+	// made are the printers made, which Close closes; shared by the
+	// copies of an Output, so that the lab's options can be passed by
+	// value.
+	made *[]*Printer
 }
 
 // Flags defines -diagram and -timeline on fs. Each prints the runs instead
 // of the narrative, so they do not go together, nor with the lab's -trace,
 // which does the same.
 func (o *Output) Flags(fs *cli.FlagSet) {
+	o.made = new([]*Printer)
 	fs.BoolVar(&o.diagram, "diagram", false, diagram.DiagramUsage)
 	fs.BoolVar(&o.timeline, "timeline", false, diagram.TimelineUsage)
 	fs.OneOf("each prints the run instead of the narrative", "trace", "diagram", "timeline")
@@ -27,7 +32,8 @@ func (o *Output) Flags(fs *cli.FlagSet) {
 
 // Printer returns the printer of a lab's runs, written to w: the
 // narrative's, or, with -diagram, a sequence diagram's, and with -timeline
-// a Gantt chart's. A picture has no colours.
+// a Gantt chart's. A picture has no colours, and a timeline is written
+// when the lab calls Close.
 func (o Output) Printer(w io.Writer) *Printer {
 	var draw diagram.Picture
 	switch {
@@ -44,5 +50,21 @@ func (o Output) Printer(w io.Writer) *Printer {
 		return c
 	})
 	p.draw = draw
+	if o.made != nil {
+		*o.made = append(*o.made, p)
+	}
 	return p
+}
+
+// Close closes every printer made: a picture writes what it still holds
+// (Printer.Close). A lab calls it once its runs are over, whichever way
+// they ended.
+func (o Output) Close() {
+	if o.made == nil {
+		return
+	}
+	for _, p := range *o.made {
+		p.Close()
+	}
+	*o.made = nil
 }

@@ -12,8 +12,9 @@ import (
 )
 
 // printerFor parses args with a lab's output flags, -trace among them, and
-// returns the printer they choose, writing to out.
-func printerFor(t *testing.T, out *bytes.Buffer, args ...string) *Printer {
+// returns the printer they choose, writing to out, and the Output, which
+// closes it.
+func printerFor(t *testing.T, out *bytes.Buffer, args ...string) (*Printer, Output) {
 	t.Helper()
 	var o Output
 	var trace bool
@@ -23,7 +24,7 @@ func printerFor(t *testing.T, out *bytes.Buffer, args ...string) *Printer {
 	if err := fs.Parse(args, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
 		t.Fatalf("parse %q: %v", args, err)
 	}
-	return o.Printer(out)
+	return o.Printer(out), o
 }
 
 // tell hands a printer the beats of a short run, as a lab's narrate does.
@@ -35,7 +36,9 @@ func tell(p *Printer) {
 	r.Delta("Hello.")
 	r.MessageEnd(fakemodel.AssistantMessage{Text: "Hello.", ToolCalls: []fakemodel.ToolCall{{ID: "c", Name: "look"}}})
 	r.ToolStart("c", "look", json.RawMessage(`{}`))
-	r.ToolEnd("c", "look", "no", true)
+	r.ToolEnd("c", "look", "no", true, false)
+	r.ToolStart("d", "rm", json.RawMessage(`{}`))
+	r.ToolEnd("d", "rm", "blocked", true, true)
 	r.MessageEnd(fakemodel.ToolResultMessage{ToolCallID: "c"})
 	r.Ended(1, "max_turns", false, "")
 	r.Messages("history holds", []fakemodel.Message{fakemodel.UserMessage{}})
@@ -45,40 +48,64 @@ func tell(p *Printer) {
 
 // TestOutputPicksWhatTheRunsBecome checks each choice of Output: without a
 // flag the narrative, with -diagram a sequence diagram of the same beats,
-// with -timeline a Gantt chart of its tool calls.
+// with -timeline a Gantt chart of its tool calls, or, as here, where no
+// call waited on a clock, the line that says so.
 func TestOutputPicksWhatTheRunsBecome(t *testing.T) {
-	for args, first := range map[string]string{
-		"":          "=== part 1: a run ===",
-		"-trace":    "=== part 1: a run ===",
-		"-diagram":  "sequenceDiagram",
-		"-timeline": "gantt",
+	for args, want := range map[string]string{
+		"":          "=== part 1: a run ===\n",
+		"-trace":    "=== part 1: a run ===\n",
+		"-diagram":  "\nsequenceDiagram\n",
+		"-timeline": "no timeline: no tool call waited on the demo clock (-diagram draws the run)\n",
 	} {
 		var out bytes.Buffer
-		tell(printerFor(t, &out, strings.Fields(args)...))
-		line, _, _ := strings.Cut(out.String(), "\n")
-		if line != first {
-			t.Errorf("with %q, the first line is %q, want %q", args, line, first)
+		p, o := printerFor(t, &out, strings.Fields(args)...)
+		tell(p)
+		o.Close()
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("with %q, the output is\n%s\nwant it to hold %q", args, out.String(), want)
 		}
 	}
 	var out bytes.Buffer
-	tell(printerFor(t, &out, "-diagram"))
+	p, _ := printerFor(t, &out, "-diagram")
+	tell(p)
+	// Labels are wrapped onto lines; read each as one.
+	drawn := strings.ReplaceAll(out.String(), "<br/>", " ")
 	for _, line := range []string{
 		"    Note over U,M: part 1: a run",
 		"    L->>M: turn 1 · request",
 		"    M-->>L: Hello. · calls look",
 		"    T1--x-L: c ⇒ error: no",
+		"    L--xL: d rm: never run ⇒ error: blocked",
 		"    Note over L: history ← result of c",
 		"    Note over L: loop ended: 1 turn, stop reason max_turns",
 		"    Note over L: history holds 1 message: user",
 		"    L--xU: no answer: the loop stopped before the model answered",
 		"    Note over L: the agent's history holds 3 messages#59; nothing is queued",
 	} {
-		if !strings.Contains(out.String(), line+"\n") {
+		if !strings.Contains(drawn, line+"\n") {
 			t.Errorf("the diagram lacks the line %q; it is:\n%s", line, out.String())
 		}
 	}
 	if strings.Contains(out.String(), "model said") {
 		t.Errorf("the diagram holds %q, a line of the narrative; it is:\n%s", "model said", out.String())
+	}
+}
+
+// TestCloseDrawsATimeline: a timeline is drawn once every run is over, when
+// the lab closes its Output, however many printers it made; a second
+// Close draws nothing more.
+func TestCloseDrawsATimeline(t *testing.T) {
+	var out bytes.Buffer
+	p, o := printerFor(t, &out, "-timeline")
+	tell(p)
+	tell(o.Printer(&out))
+	if out.Len() != 0 {
+		t.Errorf("the timeline wrote %q before Close, want nothing", out.String())
+	}
+	o.Close()
+	o.Close()
+	if want := strings.Repeat("no timeline: no tool call waited on the demo clock (-diagram draws the run)\n", 2); out.String() != want {
+		t.Errorf("after Close, the output is %q, want %q: one line for each printer", out.String(), want)
 	}
 }
 

@@ -201,9 +201,16 @@ func (r *Run) ToolUpdate(id, partial string) {
 
 // ToolEnd prints a call's result, marked if it is an error. Each of marks,
 // such as "terminate", follows the result in parentheses, painted as a
-// warning.
-func (r *Run) ToolEnd(id, name, result string, isError bool, marks ...string) {
-	if r.draw != nil {
+// warning. refused says the loop refused the call before it ran (an
+// unknown tool, arguments that do not validate, a BeforeToolCall that
+// blocks it): its result is an error, printed as any other, and a picture
+// draws it on the loop's lane, since its tool never saw it.
+func (r *Run) ToolEnd(id, name, result string, isError, refused bool, marks ...string) {
+	switch {
+	case r.draw != nil && refused:
+		r.draw.ToolRefused(id, name, result, marks)
+		return
+	case r.draw != nil:
 		r.draw.ToolEnd(id, name, result, isError, marks)
 		return
 	}

@@ -17,11 +17,11 @@ import (
 	"unicode/utf8"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
-	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/chatcompletions"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/democlock"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/scenario"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/narrative"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/talk/chatcompletions"
 )
 
 // FollowUpPrefix starts a line that queues a follow-up instead of steering:
@@ -64,9 +64,12 @@ type Options struct {
 	// MaxTurns stops each run after this many turns: lab 03's turn limit,
 	// which the lab makes a ShouldStopAfterTurn policy.
 	MaxTurns int
-	// IdleTimeout is the longest a real model's server may send nothing
+	// IdleTimeout is the longest a real model's server may send no data
 	// (chatcompletions.Config.IdleTimeout).
 	IdleTimeout time.Duration
+	// RequestTimeout is the longest one request to a real model may take
+	// (chatcompletions.Config.RequestTimeout).
+	RequestTimeout time.Duration
 }
 
 // Flags defines -chat and its flags on fs, filling opts.
@@ -76,17 +79,19 @@ func Flags(fs *cli.FlagSet, opts *Options) {
 	fs.StringVar(&opts.ModelName, "model-name", "", "with -chat, ask the real model `NAME` (such as qwen3:8b) instead of the offline one; a key, if the server needs one, comes from $OPENAI_API_KEY, never from a flag")
 	fs.FileVar(&opts.Record, "record", "with -chat, write the session to `FILE` as a scenario file, which -scenario replays offline; FILE must not exist")
 	fs.IntVar(&opts.MaxTurns, "max-turns", DefaultMaxTurns, fmt.Sprintf("with -chat, stop each run after `N` turns (1 to %d), so that a model that asks for tools again and again stops", MaxMaxTurns))
-	fs.DurationVar(&opts.IdleTimeout, "idle-timeout", chatcompletions.DefaultIdleTimeout, "with -chat and -model-name, how long the server may send nothing, such as 5m for a model that loads slowly, before the request fails")
+	fs.DurationVar(&opts.IdleTimeout, "idle-timeout", chatcompletions.DefaultIdleTimeout, "with -chat and -model-name, how long the server may send no data (blank lines and comments such as \": ping\" are none), such as 5m for a model that loads slowly, before the request fails")
+	fs.DurationVar(&opts.RequestTimeout, "request-timeout", chatcompletions.DefaultRequestTimeout, "with -chat and -model-name, how long one request may take as a whole, from connecting to the reply's end, such as 30m for a slow model and a long answer, before it fails")
 }
 
 // Check refuses a command line that gives a flag of -chat without -chat,
-// -base-url or -idle-timeout without -model-name, -chat with -scenario, an
-// empty -model-name, or a value out of range. Call it after Parse.
+// -base-url, -idle-timeout or -request-timeout without -model-name, -chat
+// with -scenario, an empty -model-name, or a value out of range. Call it
+// after Parse.
 func (o Options) Check(fs *cli.FlagSet, stderr io.Writer) error {
-	if err := fs.Requires(stderr, "chat", "they set up the session of -chat", "base-url", "model-name", "record", "max-turns", "idle-timeout"); err != nil {
+	if err := fs.Requires(stderr, "chat", "they set up the session of -chat", "base-url", "model-name", "record", "max-turns", "idle-timeout", "request-timeout"); err != nil {
 		return err
 	}
-	if err := fs.Requires(stderr, "model-name", "name the model the server should run", "base-url", "idle-timeout"); err != nil {
+	if err := fs.Requires(stderr, "model-name", "name the model the server should run", "base-url", "idle-timeout", "request-timeout"); err != nil {
 		return err
 	}
 	if err := fs.Excludes(stderr, "chat", "a scenario file scripts a whole session, the user's part too", "scenario"); err != nil {
@@ -103,6 +108,8 @@ func (o Options) Check(fs *cli.FlagSet, stderr io.Writer) error {
 		return fs.Refuse(stderr, "invalid value %d for flag -max-turns: must be from 1 to %d", o.MaxTurns, MaxMaxTurns)
 	case o.IdleTimeout <= 0:
 		return fs.Refuse(stderr, "invalid value %v for flag -idle-timeout: must be more than 0, such as 5m", o.IdleTimeout)
+	case o.RequestTimeout <= 0:
+		return fs.Refuse(stderr, "invalid value %v for flag -request-timeout: must be more than 0, such as 30m", o.RequestTimeout)
 	}
 	return nil
 }
@@ -190,10 +197,11 @@ func NewChat(opts Options, queueMode string, sequential bool) (*Chat, error) {
 		c.about = "the offline model, fakemodel.Assistant (arithmetic, the weather in Oslo, Lima or Cairo, notes)"
 	} else {
 		provider, err := chatcompletions.New(chatcompletions.Config{
-			BaseURL:     cmp.Or(opts.BaseURL, chatcompletions.BaseURLFromEnv()),
-			ModelName:   opts.ModelName,
-			APIKey:      chatcompletions.APIKeyFromEnv(),
-			IdleTimeout: opts.IdleTimeout,
+			BaseURL:        cmp.Or(opts.BaseURL, chatcompletions.BaseURLFromEnv()),
+			ModelName:      opts.ModelName,
+			APIKey:         chatcompletions.APIKeyFromEnv(),
+			IdleTimeout:    opts.IdleTimeout,
+			RequestTimeout: opts.RequestTimeout,
 		})
 		if err != nil {
 			return nil, cli.BadInput(err)
@@ -564,8 +572,11 @@ func (c *Chat) keepRecording() {
 	}
 	data, err := c.rec.Encode(c.agent.Messages())
 	switch {
-	case errors.Is(err, scenario.ErrTooLarge):
+	case errors.Is(err, scenario.ErrTooLarge) && c.recorded == nil:
 		c.rec = nil // no run goes on: no goroutine records now
+		c.note(fmt.Sprintf("(the recording is full: this run alone is longer than the %d KiB a scenario file may hold; nothing is recorded, and %s will not be written)", scenario.MaxBytes>>10, cli.Quote(c.record)))
+	case errors.Is(err, scenario.ErrTooLarge):
+		c.rec = nil
 		c.note(fmt.Sprintf("(the recording is full: a scenario file holds at most %d KiB; %s will hold the session up to the run before this one, and records no more)", scenario.MaxBytes>>10, cli.Quote(c.record)))
 	case err != nil:
 		// finish reports it
@@ -590,12 +601,17 @@ func (c *Chat) note(text string) {
 // finish ends the session: it writes the recording, if any, whole or up to
 // the last run that kept it within its limit, to the file -record names or,
 // if a file of that name appeared during the session, beside it, under the
-// first free name: session-2.json, session-3.json, ...
+// first free name: session-2.json, session-3.json, ... If even the first run
+// passed the limit, it writes nothing, and says so.
 func (c *Chat) finish() error {
 	if c.record == "" {
 		return nil
 	}
 	data := c.recorded
+	if c.rec == nil && data == nil {
+		fmt.Fprintf(c.show.Errw, "nothing recorded: the first run alone was longer than the %d KiB a scenario file may hold; %s is not written\n", scenario.MaxBytes>>10, cli.Quote(c.record))
+		return nil
+	}
 	if c.rec != nil {
 		c.mu.Lock()
 		for _, text := range c.steering {
@@ -610,7 +626,10 @@ func (c *Chat) finish() error {
 		case errors.Is(err, scenario.ErrNoPrompt):
 			fmt.Fprintf(c.show.Errw, "nothing recorded: %v\n", err)
 			return nil
-		case errors.Is(err, scenario.ErrTooLarge) && data != nil:
+		case errors.Is(err, scenario.ErrTooLarge) && data == nil:
+			fmt.Fprintf(c.show.Errw, "nothing recorded: the first run alone was longer than the %d KiB a scenario file may hold; %s is not written\n", scenario.MaxBytes>>10, cli.Quote(c.record))
+			return nil
+		case errors.Is(err, scenario.ErrTooLarge):
 			fmt.Fprintf(c.show.Errw, "the last run would make the recording longer than a scenario file may be (%d KiB): it holds the runs before\n", scenario.MaxBytes>>10)
 		case err != nil:
 			return fmt.Errorf("-record %s: nothing written: %w", cli.Quote(c.record), err)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -110,23 +109,8 @@ func (m *liveModel) Reply(ctx context.Context, req fakemodel.Request) (fakemodel
 	}
 	reply.Text = streamed.String()
 	reply.ToolCalls = m.normalize(reply.ToolCalls)
-	m.chat.rec.Reply(recordable(reply))
+	m.chat.rec.Reply(reply) // arguments it cannot hold become {} (scenario.Recorder)
 	return reply, nil
-}
-
-// recordable returns reply as a scenario file can hold it. Arguments that
-// are not JSON, which a model may write and the loop refuses, become {}:
-// the format's args are JSON. The call failed its check right after it
-// started, so the recording blocks it with the error it got, which quotes
-// the arguments, and the replay ends it the same way.
-func recordable(reply fakemodel.AssistantMessage) fakemodel.AssistantMessage {
-	reply.ToolCalls = slices.Clone(reply.ToolCalls)
-	for i, c := range reply.ToolCalls {
-		if !json.Valid(c.Arguments) {
-			reply.ToolCalls[i].Arguments = json.RawMessage("{}")
-		}
-	}
-	return reply
 }
 
 // normalize gives each call an ID and a name that a scenario file accepts,

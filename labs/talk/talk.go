@@ -9,8 +9,9 @@
 // The lab keeps what it teaches: its Agent, its events, and how an event
 // prints (a Run). This package holds the machinery no lab teaches: reading
 // the terminal, Ctrl-C, the tools of the fake world, the real model behind
-// -base-url and -model-name, and the recording of -record. It is not
-// internal, so that a learner's copy of lab 06 in _mywork/ can import it.
+// -base-url and -model-name (its subpackage chatcompletions), and the
+// recording of -record. It is not internal, so that a learner's copy of
+// lab 06 in _mywork/ can import it.
 package talk
 
 import (

@@ -61,11 +61,22 @@ func Decode[A any](raw json.RawMessage) (A, error) {
 	return args, nil
 }
 
+// MaxDepth is how deeply arguments may nest: the depth to which
+// encoding/json reads JSON. No tool of the workbook takes more than two
+// levels; the bound keeps arguments a model wrote without end, such as a
+// million [, from costing more than a glance.
+const MaxDepth = 10000
+
 // Object decodes arguments that must be a JSON object, of any keys, and
 // keeps each value as the model wrote it: the first check of Decode, with
 // its words. Tools that take any object, such as the fake tools of lab 06's
 // scenario files, check their arguments with it.
 func Object(raw json.RawMessage) (map[string]json.RawMessage, error) {
+	if tooDeep(raw) {
+		// encoding/json would say "invalid character '[' exceeded max
+		// depth", which blames a character.
+		return nil, fmt.Errorf("arguments nest more than %d levels deep", MaxDepth)
+	}
 	var values map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &values); err != nil {
 		var notObject *json.UnmarshalTypeError
@@ -78,6 +89,31 @@ func Object(raw json.RawMessage) (map[string]json.RawMessage, error) {
 		return nil, errors.New("arguments must be a JSON object, not null")
 	}
 	return values, nil
+}
+
+// tooDeep reports whether raw opens more than MaxDepth arrays and objects
+// that it has not closed, outside its strings. It reads raw once, and stops
+// at the first bracket too deep.
+func tooDeep(raw []byte) bool {
+	depth, inString, escaped := 0, false, false
+	for _, c := range raw {
+		switch {
+		case escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '[' || c == '{':
+			if depth++; depth > MaxDepth {
+				return true
+			}
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return false
 }
 
 // Fields returns the JSON names of A's fields, in their order: the keys

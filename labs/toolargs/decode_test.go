@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"maps"
 	"reflect"
+	"runtime"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -59,6 +61,35 @@ func TestDecodeRefusesWhatTheToolDoesNotTake(t *testing.T) {
 	})
 }
 
+// TestDecodeBoundsNesting: arguments nested more than MaxDepth levels deep,
+// as a hostile or broken model may write them, get one line that says so,
+// at once and with little memory; up to MaxDepth, they are read, and
+// refused for what they hold.
+func TestDecodeBoundsNesting(t *testing.T) {
+	deep := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
+	tooDeep := "arguments nest more than 10000 levels deep"
+	for _, tt := range []struct{ name, args, err string }{
+		{"an array as deep as the limit", `{"path":"a","text":` + deep(MaxDepth-1) + `}`, `field "text" must be a string, not an array`},
+		{"an array one level deeper", `{"path":"a","text":` + deep(MaxDepth) + `}`, tooDeep},
+		{"arrays never closed", strings.Repeat("[", 1_200_000), tooDeep},
+		{"objects never closed", strings.Repeat(`{"a":`, 400_000), tooDeep},
+		{"brackets in a string", `{"path":"` + strings.Repeat("[", 2*MaxDepth) + `","text":"b"}`, ""},
+		{"brackets after an escaped quote", `{"path":"\"` + strings.Repeat("[", 2*MaxDepth) + `","text":"b"}`, ""},
+	} {
+		raw := json.RawMessage(tt.args)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := Decode[note](raw)
+		runtime.ReadMemStats(&after)
+		if got := errText(err); got != tt.err {
+			t.Errorf("%s: error %q, want %q", tt.name, got, tt.err)
+		}
+		if allocated := after.TotalAlloc - before.TotalAlloc; len(raw) > 1<<20 && allocated > 1<<20 {
+			t.Errorf("%s: Decode of %d bytes allocates %d bytes, want at most 1 MiB", tt.name, len(raw), allocated)
+		}
+	}
+}
+
 func TestDecodeNumbersAndLists(t *testing.T) {
 	checkDecode[numbers](t, []decodeCase{
 		{args: `{"n":1,"count":[1,2]}`},
@@ -104,14 +135,18 @@ func TestFieldsAreTheJSONNamesInOrder(t *testing.T) {
 	}
 }
 
-// FuzzDecode feeds Decode any bytes. Nothing may panic, and an input it
+// FuzzDecode feeds Decode any bytes. Nothing may panic, an input it
 // accepts must be a JSON object with exactly the keys path and text, neither
-// of them null.
+// of them null, and no JSON that encoding/json reads is too deep.
 func FuzzDecode(f *testing.F) {
 	for _, seed := range []string{`{"path":"a","text":"b"}`, `{"path":"a"}`, `{"path":1}`, `null`, `[]`, `{"path":"a","text":"b","x":1}`, `{"path":null,"text":"b"}`, `{"Path":"a","text":"b"}`} {
 		f.Add([]byte(seed))
 	}
+	f.Add([]byte(`{"path":"[\"{","text":"]"}`))
 	f.Fuzz(func(t *testing.T, raw []byte) {
+		if tooDeep(raw) && json.Valid(raw) {
+			t.Fatalf("tooDeep refuses JSON that encoding/json reads: %.80s", raw)
+		}
 		if _, err := Decode[note](raw); err != nil {
 			return
 		}

@@ -10,7 +10,8 @@
 //
 //  1. The arguments are one JSON object: not invalid JSON ("arguments are
 //     not valid JSON: ..."), not another JSON value ("arguments must be a
-//     JSON object, not an array"), not null.
+//     JSON object, not an array"), not null, and not nested more than
+//     MaxDepth levels deep ("arguments nest more than 10000 levels deep").
 //  2. Every key is the JSON name of a field of the arguments struct,
 //     spelt exactly (`unknown field "c"`). encoding/json matches names
 //     without regard to case, so left to it {"A":5} would fill the field

@@ -42,8 +42,14 @@ type report struct {
 	checkedAll bool
 	other      *finding // the first failing test that is in no exercise
 	golden     *finding // the first failing golden test
-	warnings   []note   // changed or missing test files
-	watching   bool     // the report is one of watch's, which does not advise watch
+	// raceChecked is set once the race detector ran, or tried to: only
+	// for a lab with Race, once everything else passes, and only when
+	// check was asked to (checkOptions.race).
+	raceChecked bool
+	race        *finding // a data race, or a test that fails with the race detector
+	raceNotRun  *note    // why the race detector could not run
+	warnings    []note   // changed or missing test files
+	watching    bool     // the report is one of watch's, which does not advise watch
 }
 
 // A note is a message and its arguments.
@@ -67,6 +73,9 @@ type finding struct {
 	found   []reported // what the test reported, in order
 	lines   []string   // what else to show: where a panic happened, or what a test without Findings printed
 	more    string     // the command that shows the test's whole output
+	// stuck is set when the test's run got stuck: every goroutine waited,
+	// or the test ran out of time. check makes it its headline.
+	stuck *stuckRun
 }
 
 // cannotRun reports whether the copy's tests could not run: it does not
@@ -89,9 +98,9 @@ func (r *report) exercisesPass() bool {
 }
 
 // passes reports whether the whole lab passes: every exercise, every other
-// test and the golden tests.
+// test and the golden tests, and the race detector when it ran.
 func (r *report) passes() bool {
-	return r.exercisesPass() && r.checkedAll && r.other == nil && r.golden == nil
+	return r.exercisesPass() && r.checkedAll && r.other == nil && r.golden == nil && r.race == nil
 }
 
 // firstFailing returns the first exercise that does not pass, or nil. An
@@ -119,18 +128,35 @@ func (e *exerciseResult) notRun() bool {
 	return e.broken >= 0 && e.finding != nil && e.finding.why == msgNotRun
 }
 
-// check runs the lab's tests on each copy, in two phases. The first runs
-// the tests of the exercises' rules, which guard every model so that they
-// end even when the loop does not. The second runs every other test, the
-// golden tests included, on the copies whose exercises all pass: those tests
-// run the whole program, whose loop nothing guards, and would hang on a loop
-// that never ends. Each phase is one go test for every copy.
-//
-// With fresh, go test runs the tests even if it has a result for the same
-// files: check and watch judge the learner's code, and a racy mistake that
-// passed once must be tested again. hint and the table of contents only ask
-// which exercise fails, and take go test's cached result when it has one.
-func (wb *workbook) check(ctx context.Context, targets []target, fresh bool) ([]*report, error) {
+// checkOptions say how check runs go test.
+type checkOptions struct {
+	// fresh: go test runs the tests even if it has a result for the same
+	// files. check and watch judge the learner's code, and a racy mistake
+	// that passed once must be tested again. hint and the table of
+	// contents only ask which exercise fails, and take go test's cached
+	// result when it has one.
+	fresh bool
+	// race: the copies of labs with Race that pass everything else have
+	// their rules' tests run again with the race detector, as check does
+	// before it says Done.
+	race bool
+	// racing, if set, is called before the race detector runs, so that
+	// check can say so on the terminal: its first run builds every
+	// package again.
+	racing func()
+}
+
+// check runs the lab's tests on each copy, in two phases, and a third for
+// the race detector when opts ask for it. The first runs the tests of the
+// exercises' rules, which guard every model so that they end even when the
+// loop does not. The second runs every other test, the golden tests
+// included, on the copies whose exercises all pass: those tests run the
+// whole program, whose loop nothing guards, and would hang on a loop that
+// never ends. The third runs the rules' tests again with the race detector
+// (-race) on the copies of labs whose exercises start goroutines (Lab.Race)
+// that pass everything else; where the race detector cannot run, the
+// report says why. Each phase is one go test for every copy.
+func (wb *workbook) check(ctx context.Context, targets []target, opts checkOptions) ([]*report, error) {
 	reports := make([]*report, len(targets))
 	var pkgs, rules []string
 	for i, t := range targets {
@@ -138,7 +164,7 @@ func (wb *workbook) check(ctx context.Context, targets []target, fresh bool) ([]
 		pkgs = append(pkgs, reports[i].rel)
 		rules = append(rules, t.lab.ruleTests()...)
 	}
-	count := countFlag(fresh)
+	count := countFlag(opts.fresh)
 	runs, err := wb.runTests(ctx, pkgs, append(count, "-run", anyOf(rules))...)
 	if err != nil {
 		return nil, err
@@ -165,12 +191,58 @@ func (wb *workbook) check(ctx context.Context, targets []target, fresh bool) ([]
 			r.rest(runs[r.rel])
 		}
 	}
+	if opts.race {
+		if err := wb.checkRaces(ctx, reports, opts); err != nil {
+			return nil, err
+		}
+	}
 	for _, r := range reports {
 		if err := wb.compareTests(r); err != nil {
 			return nil, err
 		}
 	}
 	return reports, nil
+}
+
+// checkRaces runs the rules' tests with the race detector on the copies of
+// labs with Race that pass everything else: always afresh, as a race shows
+// only on some runs.
+func (wb *workbook) checkRaces(ctx context.Context, reports []*report, opts checkOptions) error {
+	var racing []*report
+	var pkgs, rules []string
+	for _, r := range reports {
+		if r.lab.Race && r.passes() {
+			racing = append(racing, r)
+			pkgs = append(pkgs, r.rel)
+			rules = append(rules, r.lab.ruleTests()...)
+		}
+	}
+	if len(racing) == 0 {
+		return nil
+	}
+	if why := wb.raceUnavailable(ctx); why != nil {
+		for _, r := range racing {
+			r.raceChecked, r.raceNotRun = true, why
+		}
+		return nil
+	}
+	if opts.racing != nil {
+		opts.racing()
+	}
+	args := []string{raceFlag, "-count=1", "-run", anyOf(rules)}
+	if !wb.vetted {
+		// The first phase vetted the same files; vet's checks of the
+		// packages built for the race detector would take as long again.
+		args = append(args, "-vet=off")
+	}
+	runs, err := wb.runTests(ctx, pkgs, args...)
+	if err != nil {
+		return err
+	}
+	for _, r := range racing {
+		r.raced(runs[r.rel])
+	}
+	return nil
 }
 
 // countFlag is go test's flag for fresh: -count=1 runs the tests even when
@@ -328,19 +400,8 @@ func (r *report) findingOf(run *pkgRun, test string) *finding {
 		// exited in its middle.
 		return &finding{test: leaf.name, why: msgExitedInTest}
 	case t.status == unfinished && run.timedOut:
-		f := &finding{test: leaf.name, why: msgTimeout, whyArgs: []any{testTimeout}}
-		// go test's dump of the goroutines shows where the copy's code was:
-		// waiting for a lock, if a goroutine does, which synctest cannot
-		// tell from a wait that will end.
-		where := lockWaiter(leaf.output, r.dir, r.rel, r.lab.learnerFiles()...)
-		if where != "" {
-			f.why = msgTimeoutLock
-		} else {
-			where = frameIn(leaf.output, r.dir, r.rel, r.lab.learnerFiles()...)
-		}
-		if where != "" {
-			f.lines = []string{"  at " + where}
-		}
+		f := timedOut(leaf.output, r.dir, r.rel, r.lab.learnerFiles()...)
+		f.test = leaf.name
 		return f
 	}
 	f := failure(leaf.output, r.dir, r.rel, r.lab.learnerFiles()...)

@@ -2,6 +2,7 @@ package track
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io/fs"
 	"os"
@@ -32,11 +33,22 @@ func needShell(t *testing.T) {
 	}
 }
 
+// shell returns the command that runs command with sh in dir (the test's
+// own if empty), ended after expected.RunLimit, so that a command that hangs
+// fails the test instead of hanging it.
+func shell(t *testing.T, command, dir string) *exec.Cmd {
+	ctx, cancel := context.WithTimeout(t.Context(), expected.RunLimit)
+	t.Cleanup(cancel)
+	cmd := exec.CommandContext(ctx, "sh", "-c", command)
+	cmd.Dir = dir
+	return cmd
+}
+
 // shellWords splits a command line as a POSIX shell does, with sh itself.
 func shellWords(t *testing.T, command string) []string {
 	t.Helper()
 	needShell(t)
-	out, err := exec.Command("sh", "-c", `printf '%s\n' `+command).Output()
+	out, err := shell(t, `printf '%s\n' `+command, "").Output()
 	if err != nil {
 		t.Fatalf("sh runs %s: %v", command, err)
 	}
@@ -359,9 +371,7 @@ func TestADeletedTestFileSaysHowToRestoreIt(t *testing.T) {
 		})
 	})
 	for _, command := range restores {
-		cmd := exec.Command("sh", "-c", command)
-		cmd.Dir = wb.root
-		out, err := cmd.CombinedOutput()
+		out, err := shell(t, command, wb.root).CombinedOutput()
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", command, err, out)
 		}
@@ -458,26 +468,61 @@ func TestAMissingTestAsksForTheTestFileBack(t *testing.T) {
 	wantContains(t, writeReport(golden, English), "Next: restore the lab's test files", "a golden test that is missing too")
 }
 
-// TestALabWithGoroutinesAsksForTheRaceDetector checks the line that check
-// adds once a lab whose exercises start goroutines passes.
-func TestALabWithGoroutinesAsksForTheRaceDetector(t *testing.T) {
-	for _, name := range []string{"04-tool-errors", "05-parallel"} {
-		lab := labOf(t, name)
-		r := &report{lab: lab, rel: "mywork/" + name, checkedAll: true}
+// TestARaceIsCheckedBeforeDone checks what check says of the race
+// detector, which it runs last on a lab whose exercises start goroutines:
+// a race is a finding with the lines in the learner's files, and no Done;
+// a race detector that cannot run is one line, and Done; no race is a
+// check that passes; a lab without goroutines has no such line.
+func TestARaceIsCheckedBeforeDone(t *testing.T) {
+	lab := labOf(t, "05-parallel")
+	if !lab.Race || !labOf(t, "06-steering").Race {
+		t.Fatal("labs 05 and 06 do not run the race detector (race), want them to: their exercises start goroutines")
+	}
+	passing := func(lab *Lab) *report {
+		r := &report{lab: lab, rel: "mywork/" + lab.Name, checkedAll: true}
 		for i := range lab.Exercises {
 			r.exercises = append(r.exercises, exerciseResult{exercise: &lab.Exercises[i], broken: -1})
 		}
-		line := "One more run, with the race detector, which check leaves out: go test -race ./mywork/" + name + "."
-		if lab.Race {
-			wantContains(t, writeReport(r, English), line, "%s: the report", name)
-			wantContains(t, writeReport(r, Chinese), "go test -race ./mywork/"+name, "%s: the report in Chinese", name)
-		} else {
-			wantNotContains(t, writeReport(r, English), "go test -race", "%s", name)
-		}
+		return r
 	}
-	if !labOf(t, "05-parallel").Race {
-		t.Error("lab 05 does not ask for the race detector, want it to: its exercises start goroutines")
+
+	r := passing(lab)
+	r.raceChecked = true
+	r.race = &finding{test: "TestResultsComeInTheModelsOrder", why: msgRace, lines: []string{
+		"  write at mywork/05-parallel/batch.go:206 in (*runState).execute.func1",
+		"  previous write at mywork/05-parallel/batch.go:206 in (*runState).execute.func1",
+	}}
+	if r.passes() {
+		t.Error("a copy with a data race passes, want it to fail")
 	}
+	text := writeReport(r, English)
+	wantContains(t, text, "✓ your output matches the lab's, byte for byte\n✗ "+raceRule.EN+"\n  checked by TestResultsComeInTheModelsOrder:\n"+
+		"    two goroutines used the same memory at once, one of them writing, with no lock or channel between them: a data race, at\n"+
+		"      write at mywork/05-parallel/batch.go:206 in (*runState).execute.func1\n", "a race")
+	wantContains(t, text, "Next: the lines above are where two goroutines meet.", "a race")
+	wantNotContains(t, text, "Done", "a race")
+	zh := writeReport(r, Chinese)
+	wantContains(t, zh, "✗ "+raceRule.ZH, "a race, in Chinese")
+	wantContains(t, zh, "这是数据竞争（data race）", "a race, in Chinese")
+
+	r = passing(lab)
+	r.raceChecked, r.raceNotRun = true, &note{msgRaceNoCgo, nil}
+	text = writeReport(r, English)
+	if got := strings.Count(text, "race detector"); got != 1 {
+		t.Errorf("a race detector that cannot run takes %d lines that name it, want one:\n%s", got, text)
+	}
+	wantContains(t, text, "· the race detector (go test -race): not run, since it needs cgo, and go env CGO_ENABLED says 0 here", "a race detector that cannot run")
+	wantContains(t, text, "Done: every exercise of 05-parallel passes", "a race detector that cannot run")
+	wantContains(t, writeReport(r, Chinese), "· 竞态检测器（go test -race）：没有运行，因为它需要 cgo", "a race detector that cannot run, in Chinese")
+
+	r = passing(lab)
+	r.raceChecked = true
+	text = writeReport(r, English)
+	wantContains(t, text, "✓ "+raceRule.EN+"\n\nDone: every exercise of 05-parallel passes", "no race")
+
+	text = writeReport(passing(labOf(t, "04-tool-errors")), English)
+	wantNotContains(t, text, "race", "a lab without goroutines")
+	wantContains(t, text, "Done: every exercise of 04-tool-errors passes", "a lab without goroutines")
 }
 
 // TestADeletedCodeFileIsNamed checks the notes about the lab's code missing

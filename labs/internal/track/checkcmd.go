@@ -6,9 +6,10 @@ import (
 )
 
 // check runs the lab's tests on the learner's copy and prints what they
-// found. It fails unless everything passes.
+// found, with the race detector once everything else passes in a lab whose
+// exercises start goroutines. It fails unless everything passes.
 func (s *session) check(ctx context.Context, lab *Lab) error {
-	r, err := s.checkOne(ctx, lab, true)
+	r, err := s.checkOne(ctx, lab, checkOptions{fresh: true, race: true})
 	if err != nil {
 		return err
 	}
@@ -20,13 +21,19 @@ func (s *session) check(ctx context.Context, lab *Lab) error {
 	return nil
 }
 
-// checkOne checks the learner's copy of the lab, and forgets the hints of
-// the exercises that pass. fresh is as for workbook.check.
-func (s *session) checkOne(ctx context.Context, lab *Lab, fresh bool) (*report, error) {
+// checkOne checks the learner's copy of the lab, forgets the hints of the
+// exercises that pass, and keeps what hint needs of the report.
+func (s *session) checkOne(ctx context.Context, lab *Lab, opts checkOptions) (*report, error) {
 	if err := s.started(lab); err != nil {
 		return nil, err
 	}
-	reports, err := s.checkCopies(ctx, []target{{lab: lab, dir: s.wb.copyDir(lab.Name)}}, fresh)
+	dir := s.wb.copyDir(lab.Name)
+	digest := s.wb.digest(lab, dir)
+	opts.racing = func() {
+		s.status.clear()
+		s.status.show(msgCheckingRace, s.wb.rel(dir))
+	}
+	reports, err := s.checkCopies(ctx, []target{{lab: lab, dir: dir}}, opts)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, errInterrupted
@@ -36,19 +43,22 @@ func (s *session) checkOne(ctx context.Context, lab *Lab, fresh bool) (*report, 
 	if err := s.wb.forgetPassed(reports); err != nil {
 		s.errOut.say(msgRememberFailed, err)
 	}
+	if err := s.wb.remember(lab, digest, choose(lab, reports[0])); err != nil {
+		s.errOut.say(msgRememberFailed, err)
+	}
 	return reports[0], nil
 }
 
 // checkCopies checks the copies as workbook.check does, and says so on the
 // terminal while it runs.
-func (s *session) checkCopies(ctx context.Context, targets []target, fresh bool) ([]*report, error) {
+func (s *session) checkCopies(ctx context.Context, targets []target, opts checkOptions) ([]*report, error) {
 	if len(targets) == 1 {
 		s.status.show(msgChecking, s.wb.rel(targets[0].dir))
 	} else {
 		s.status.show(msgCheckingAll, s.wb.rel(s.wb.work))
 	}
 	defer s.status.clear()
-	return s.wb.check(ctx, targets, fresh)
+	return s.wb.check(ctx, targets, opts)
 }
 
 // nextContents is nextLab's advice to run the table of contents.

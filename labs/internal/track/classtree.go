@@ -21,7 +21,6 @@ import (
 //
 //	TMP/workbook/                  the copy: go.mod, go.sum, fakemodel/, expected/, labs/, …
 //	TMP/workbook/_class/07/02-loop  learner 7's copy of lab 02: the lab's tests and data, the learner's Go code
-//	TMP/tmp/07/                    learner 7's TMPDIR and GOTMPDIR while their tests run
 //
 // Learners share the copy, and their code could change it: write a golden
 // file that makes its output pass, or another learner's code. So the tree
@@ -123,9 +122,6 @@ func (t *classTree) build(class []*learner) error {
 			}
 		}
 		t.placed[l.slot] = placed
-		if err := os.MkdirAll(t.tempDir(l), 0o755); err != nil {
-			return fmt.Errorf("grade: make %s's temporary folder: %w", l.name, err)
-		}
 	}
 	return nil
 }
@@ -136,9 +132,6 @@ func (t *classTree) rebuild(class []*learner) error {
 	if err := removeTree(t.root); err != nil {
 		return fmt.Errorf("grade: remove its copy of the workbook: %w", err)
 	}
-	if err := removeTree(filepath.Join(t.dir, "tmp")); err != nil {
-		return fmt.Errorf("grade: remove its temporary folders: %w", err)
-	}
 	return t.build(class)
 }
 
@@ -148,11 +141,6 @@ func (t *classTree) remove() error { return removeTree(t.dir) }
 // copyDir is the learner's copy of the lab in the tree.
 func (t *classTree) copyDir(l *learner, lab *Lab) string {
 	return filepath.Join(t.root, filepath.FromSlash(l.slot), lab.Name)
-}
-
-// tempDir is the learner's TMPDIR and GOTMPDIR while their tests run.
-func (t *classTree) tempDir(l *learner) string {
-	return filepath.Join(t.dir, "tmp", filepath.Base(l.slot))
 }
 
 // copyWorkbook copies the workbook at src to dst: go.mod, go.sum and every

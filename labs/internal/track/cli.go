@@ -15,12 +15,53 @@ import (
 // Run is the front door, go run ./labs: it parses args and runs the
 // command they name. It is a cli.Program: its error says how the command
 // ended, and cli.Main turns it into the exit status.
+//
+// SIGTERM and SIGHUP (a closed terminal, an editor's stop button) do not end
+// the process in the middle of a command: they cancel it, as Ctrl-C does, so
+// that start and reset finish writing the copy, whole, and check ends its go
+// test and removes what go test leaves behind. Then the track ends by that
+// signal (cli.Terminated).
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	wb, err := openWorkbook()
 	if err != nil {
 		return err
 	}
-	return run(ctx, wb, os.Getenv, args, stdout, stderr)
+	return runEnding(ctx, wb, os.Getenv, args, stdout, stderr)
+}
+
+// runEnding is run, which SIGTERM and SIGHUP cancel: then it returns
+// cli.Terminated, whatever the command returned.
+func runEnding(ctx context.Context, wb *workbook, getenv func(string) string, args []string, stdout, stderr io.Writer) error {
+	ctx, ended := endOnHangups(ctx)
+	err := run(ctx, wb, getenv, args, stdout, stderr)
+	if sig := ended(); sig != nil {
+		return cli.Terminated(sig)
+	}
+	return err
+}
+
+// endOnHangups returns a copy of ctx that SIGTERM or SIGHUP cancels
+// (cli.Hangups), and a function that stops watching for them and returns
+// the one that came, if any.
+func endOnHangups(ctx context.Context) (context.Context, func() os.Signal) {
+	hangups := cli.Hangups(ctx)
+	ctx, cancel := context.WithCancel(ctx)
+	stop, finished := make(chan struct{}), make(chan struct{})
+	var came os.Signal
+	go func() {
+		defer close(finished)
+		select {
+		case came = <-hangups:
+			cancel()
+		case <-stop:
+		}
+	}()
+	return ctx, func() os.Signal {
+		close(stop)
+		<-finished
+		cancel()
+		return came
+	}
 }
 
 // How a command ends, as the labs' programs do (package cli): exit status
@@ -120,6 +161,12 @@ func run(ctx context.Context, wb *workbook, getenv func(string) string, args []s
 		force:  *force,
 		getenv: getenv,
 	}
+	// The commands the session advises keep a language that the locale
+	// would not give.
+	if lang() != langFromEnv(getenv) {
+		s.out.langFlag = "-lang " + string(lang())
+		s.errOut.langFlag = s.out.langFlag
+	}
 	if len(words) == 0 {
 		if *force {
 			return usage(wb, lang(), stderr, msgForceOnlyReset)
@@ -162,6 +209,7 @@ func run(ctx context.Context, wb *workbook, getenv func(string) string, args []s
 		s.errOut.say(msgNoExercises, name, name)
 		return errFailed
 	}
+	s.recoverCopy(lab)
 	return cmd(s, ctx, lab)
 }
 

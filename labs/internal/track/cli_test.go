@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/agent-loop-lab/agent-loop-lab/expected"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
 	"github.com/google/go-cmp/cmp"
 )
@@ -21,12 +22,19 @@ import (
 // testWorkbook returns the repository as a workbook whose learner's copies
 // go to a directory of their own, removed after the test. Commands that run
 // go test need it inside the module: then it is a directory whose name
-// starts with "_", which go test ./... ignores.
+// starts with "_", which go test ./... ignores. Only the workbook's proof
+// may ask for that: the self-check writes nothing inside the repository,
+// so that go test ./... run again answers from its cache (a directory that
+// a test reads, the repository's root included, is part of the cache's key,
+// its time of change too).
 func testWorkbook(t *testing.T, inModule bool) *workbook {
 	t.Helper()
 	wb := *openedWorkbook(t)
 	dir := t.TempDir()
 	if inModule {
+		if os.Getenv(expected.VerifyEnv) != "1" {
+			t.Fatalf("a copy inside the module is for the workbook's proof: call expected.Verification(t) first")
+		}
 		var err error
 		dir, err = os.MkdirTemp(wb.root, "_track-test-")
 		if err != nil {
@@ -306,10 +314,10 @@ func TestResetRefusesToDiscardChangedWork(t *testing.T) {
 }
 
 // TestResetAdvisesAPlaceToKeepWork checks that the place reset advises
-// for work a learner keeps is one that git ignores and go test ./... skips,
-// as go list ./... shows.
+// for work a learner keeps is one that git ignores. That go test ./...
+// skips it, TestCopiesAreLeftOutOfDotDotDot checks.
 func TestResetAdvisesAPlaceToKeepWork(t *testing.T) {
-	wb := testWorkbook(t, true)
+	wb := testWorkbook(t, false)
 	startLab(t, wb, "02")
 	dir := wb.copyDir("02-loop")
 	writeFile(t, filepath.Join(dir, "loop.go"), []byte("package main\n\nfunc main() {}\n"), 0o644)
@@ -338,9 +346,18 @@ func TestResetAdvisesAPlaceToKeepWork(t *testing.T) {
 	if want := "/" + filepath.Base(real.work) + "/"; !slices.Contains(strings.Split(string(gitignore), "\n"), want) {
 		t.Errorf(".gitignore has no line %q; it is\n%s", want, gitignore)
 	}
+}
 
-	// go test ./... leaves the copies out, and go test ./_mywork/02-loop,
-	// as the README says, tests a copy: go list lists them so.
+// TestCopiesAreLeftOutOfDotDotDot checks that go test ./... leaves the
+// copies out, and that go test ./_mywork/02-loop, as the README says, tests
+// a copy: go list lists them so. It runs the go command, on a copy that it
+// makes inside the module: it is part of the workbook's proof, not of the
+// self-check, which writes nothing inside the repository.
+func TestCopiesAreLeftOutOfDotDotDot(t *testing.T) {
+	expected.Verification(t)
+	wb := testWorkbook(t, true)
+	startLab(t, wb, "02")
+	dir := wb.copyDir("02-loop")
 	list := func(pattern string) string {
 		cmd := exec.Command("go", "list", pattern)
 		cmd.Dir = wb.root

@@ -19,6 +19,7 @@ func (s *session) contents(ctx context.Context) error {
 	var targets []target
 	for _, name := range wb.labs {
 		if lab := wb.lab(name); lab != nil {
+			s.recoverCopy(lab)
 			info, err := os.Stat(wb.copyDir(name))
 			switch {
 			case err == nil && info.IsDir():
@@ -31,7 +32,7 @@ func (s *session) contents(ctx context.Context) error {
 	}
 	reports := map[string]*report{}
 	if len(targets) > 0 {
-		rs, err := s.checkCopies(ctx, targets, false)
+		rs, err := s.checkCopies(ctx, targets, checkOptions{})
 		if err != nil {
 			if ctx.Err() != nil {
 				return errInterrupted
@@ -39,6 +40,7 @@ func (s *session) contents(ctx context.Context) error {
 			return err
 		}
 		for _, r := range rs {
+			wb.keptRace(r)
 			reports[r.lab.Name] = r
 		}
 		if err := wb.forgetPassed(rs); err != nil {
@@ -117,12 +119,18 @@ func (s *session) contentsOf(r *report) {
 			p.sayIn(p.good, msgTOCPasses, i+1, title)
 		case e.notRun():
 			p.say(msgTOCNotRun, i+1, title)
+		case e.finding != nil && e.finding.stuck != nil:
+			p.sayIn(p.bad, msgTOCStuck, i+1, title)
 		default:
 			p.sayIn(p.bad, msgTOCFails, i+1, title, e.exercise.Rules[e.broken].Text.In(p.lang))
 		}
 	}
 	switch {
 	case !r.checkedAll:
+	case r.race != nil:
+		p.sayIn(p.good, msgTOCOthersPass)
+		p.sayIn(p.good, msgTOCDone, goldenRule.In(p.lang))
+		p.sayIn(p.bad, msgTOCGolden, raceRule.In(p.lang))
 	case r.other != nil && r.other.test == "":
 		p.say(msgTOCNotChecked, p.sprint(r.other.why, r.other.whyArgs...))
 	case r.other != nil:
@@ -165,4 +173,21 @@ func readmeTitle(dir string) string {
 		return strings.TrimPrefix(sc.Text(), "# ")
 	}
 	return ""
+}
+
+// keptRace adds to a report of a copy that passes, without the race
+// detector, the race that check last found in it, while the copy is as it
+// was then: the table of contents does not run the race detector, and must
+// not call a racy copy done.
+func (wb *workbook) keptRace(r *report) {
+	if !r.lab.Race || !r.passes() || r.raceChecked {
+		return
+	}
+	c, ok := wb.lastChoice(r.lab, r.dir)
+	if !ok {
+		return
+	}
+	if m := r.lab.mistake(c.Mistake); c.Kind == hintRace || c.Kind == hintMistake && m != nil && m.Race {
+		r.raceChecked, r.race = true, &finding{why: msgRace}
+	}
 }

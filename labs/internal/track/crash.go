@@ -34,6 +34,7 @@ func failure(lines []string, copyDir, copyRel string, learner ...string) *findin
 	if len(f.found) == 0 {
 		f.lines = said(lines)
 	}
+	f.stuck = stuckFromFindings(f.found, copyRel)
 	return f
 }
 
@@ -74,11 +75,12 @@ func panicOf(lines []string, copyDir, copyRel string, learner ...string) *findin
 		f := &finding{why: msgPanic, whyArgs: []any{value}}
 		switch {
 		case strings.HasPrefix(value, "test timed out after "):
-			f = &finding{why: msgTimeout, whyArgs: []any{testTimeout}}
+			return timedOut(lines[i:], copyDir, copyRel, learner...)
 		case strings.Contains(value, "deadlock"):
 			f = &finding{why: msgDeadlock}
 			// A test that saw its goroutines stuck may have said why.
 			f.found = findingsIn(lines[:i])
+			f.stuck = stuckIn(stuckWaits, lines[i+1:], copyDir, copyRel, learner...)
 		}
 		if where := frameIn(lines[i+1:], copyDir, copyRel, learner...); where != "" {
 			f.lines = []string{"  at " + where}
@@ -86,6 +88,27 @@ func panicOf(lines []string, copyDir, copyRel string, learner ...string) *findin
 		return f
 	}
 	return nil
+}
+
+// timedOut reads the output of a test that go test's -timeout ended, with
+// its dump of every goroutine: a run that is stuck. It waits for a lock if
+// a goroutine of the copy waits to lock a mutex, which synctest cannot tell
+// from a wait that will end; it spins otherwise, in a loop that never ends
+// or never waits.
+func timedOut(lines []string, copyDir, copyRel string, learner ...string) *finding {
+	f := &finding{why: msgTimeout, whyArgs: []any{testTimeout}}
+	where := lockWaiter(lines, copyDir, copyRel, learner...)
+	kind := stuckSpins
+	if where != "" {
+		f.why, kind = msgTimeoutLock, stuckLock
+	} else {
+		where = frameIn(lines, copyDir, copyRel, learner...)
+	}
+	if where != "" {
+		f.lines = []string{"  at " + where}
+	}
+	f.stuck = stuckIn(kind, lines, copyDir, copyRel, learner...)
+	return f
 }
 
 // panicBeforeTests returns the panic that ended a test binary before any

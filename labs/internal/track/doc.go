@@ -7,8 +7,9 @@
 // check 02-loop runs the lab's own tests on the copy and prints, in at most
 // about 40 lines, which exercises pass, the first rule still broken, what
 // its test expected and what happened, and what to do next; go run ./labs
-// hint 02-loop gives the hints of that rule, one more each time. watch,
-// solution and reset help along; go run ./labs -h documents them all.
+// hint 02-loop gives the hints of what check found, one more each time.
+// watch, solution and reset help along; go run ./labs -h documents them
+// all.
 // _mywork/ is git-ignored and inside the module, so the learner's work never
 // changes a tracked file, and each copy is an ordinary package of its own.
 // Its name starts with "_", so that go test ./..., the workbook's
@@ -53,7 +54,8 @@
 //	    "regions": [{"file": "loop.go", "id": "turn-limit", "todo": {…}, "code": […], "hints": [{…}]}],
 //	    "rules": [{"test": "TestStubbornModelIsStoppedAfterThreeTurns", "text": {…}, "hints": [{…}, {…}]}]
 //	  }],
-//	  "mistakes": [{"name": "the limit checked one turn late", "file": "loop.go", "old": "…", "new": "…", "rule": "Test…"}]
+//	  "mistakes": [{"name": "the limit checked one turn late", "file": "loop.go", "old": "…", "new": "…", "rule": "Test…",
+//	    "seen": ["requests sent", "got:  4"], "hints": [{…}]}]
 //	}
 //
 // An exercise lists its regions, its rules in the order a learner meets
@@ -64,8 +66,13 @@
 // is the least code that compiles and vets. A rule's test is a test of the
 // lab, top-level ("TestX") or a subtest ("TestX/case_name", as go test
 // -json writes it). A mistake is a typical mistake as an edit inside a
-// region, and the rule check must report for it. A Chinese todo names
-// README.zh-CN.md and the section's Chinese heading.
+// region, the rule check must report for it, what check shows of it (seen:
+// pieces of check's English report of the rule's test, each of which
+// occurs in it), and its own hints, which hint gives instead of the rule's
+// when check's finding shows the mistake. A mistake that every rule lets
+// pass and the race detector finds has "race": true instead of a rule, in
+// a lab with "race": true, whose exercises start goroutines. A Chinese todo
+// names README.zh-CN.md and the section's Chinese heading.
 //
 // 3. In the lab's README, add a section whose heading is the lab's section
 // ("## Build it yourself"): what to write, in what order, and what "done"
@@ -91,9 +98,9 @@
 //     need not, because check runs them only once every exercise passes.
 //
 // The first rule of each exercise must fail on its starter, each mistake
-// must make check name its rule and hint give that rule's first hint, and a
-// compile error in each region must get that region's first hint: the
-// verification checks all of it (see below).
+// must make check name its rule, or find its race, and hint give the
+// mistake's own first hint, and a compile error in each region must get
+// that region's first hint: the verification checks all of it (see below).
 //
 // # How check works
 //
@@ -116,14 +123,23 @@
 // error is; hint then gives the hints of that region's code. A panic (in a
 // test, or as the package starts), a synctest deadlock, a fatal error such
 // as running out of memory, and a timeout get a sentence and the copy's
-// line, in the learner's files first, never a goroutine dump (a timeout in
-// which a goroutine waits for a mutex names the lock, which synctest cannot
-// tell from a wait that will end); an os.Exit gets a sentence of its own; a
-// test that a crash kept from running is "not checked", and the test that
-// crashed is the broken rule.
+// line, in the learner's files first, never a goroutine dump; an os.Exit gets a
+// sentence of its own; a test that a crash kept from running is "not
+// checked", and the test that crashed is the broken rule. A stuck run is
+// check's headline, before any rule: goroutines that all wait (synctest's
+// deadlock, or a Finding with Stuck, as lab 05's tests report it), or a
+// test that ran out of time, in a loop that never ends or never waits, or
+// waiting for a mutex that nobody unlocks, which synctest cannot tell from
+// a wait that will end. The headline lists where the goroutines wait or
+// run, in the learner's files first.
 //
 // go test and what it starts run in a process group of their own, which
-// check ends whole on Ctrl-C, SIGTERM and SIGHUP. A test binary that has
+// check ends whole on Ctrl-C, SIGTERM and SIGHUP; go test's work folders
+// and the tests' temporary folders are in a folder check removes. SIGTERM
+// and SIGHUP cancel any command as Ctrl-C does (Run), so that start and
+// reset finish writing the copy first; then the track ends by the signal.
+// A copy that a killed reset had set aside is put back by the next command
+// (recoverCopy). A test binary that has
 // not begun a test 10 s after it started, an init function that never
 // ends, is asked for a dump of its goroutines and ended, and check names
 // the line. A test binary may write at most 2 GiB of memory. Whatever go
@@ -131,12 +147,29 @@
 // (cli.Printable, tabs kept), and at most 8 MB of a package's output is
 // kept, and a few crashes' worth past it (eventLog). Inside a copy, the
 // golden tests compare with the lab's output and keep the learner's in the
-// copy's testdata directory (see package expected). check does not run the
-// race detector, which needs cgo and builds every package again; a lab
-// whose exercises start goroutines (Lab.Race) asks for go test -race once
-// it passes. While go test runs, which takes up to a minute the first time,
-// a line on the terminal says so (statusLine), blanked before the report;
-// output that is not a terminal gets the report alone.
+// copy's testdata directory (see package expected). In a lab whose
+// exercises start goroutines (Lab.Race), check runs a third phase once
+// everything else passes: the rules' tests with the race detector, which
+// reports a data race as a finding with the lines of its accesses in the
+// learner's files. The race detector needs cgo; where go env CGO_ENABLED
+// says 0, or go test -race cannot build the copy, a line says so, and check
+// says Done. Its first run builds every package again. While go test runs,
+// which takes up to a minute the first time, a line on the terminal says so
+// (statusLine), blanked before the report; output that is not a terminal
+// gets the report alone.
+//
+// # How hint follows the mistake
+//
+// hint gives the hints of what check found (choose): a typical mistake's
+// own, when check's finding of the mistake's rule, or of the race, holds
+// every piece of its seen; the hints about a stuck run, of its kind; or the
+// broken rule's. Each counts on its own (state.Hints), so that a new mistake
+// starts at its own first hint: a typical mistake by its name, a stuck run
+// by where it is stuck, and any other by what its test reported, without
+// numbers. check keeps what hint needs of its report in _mywork/.track.json,
+// with a digest of the copy's files, and hint answers from it at once while
+// the copy is unchanged; otherwise it runs go test, which answers from its
+// cache when it can.
 //
 // # What the verification proves
 //
@@ -155,11 +188,16 @@
 // 40 lines; the lab passes as a copy; each mistake makes check name its
 // rule, and hint then gives that rule's first hint; a compile error at the
 // start of each region makes check end with a next step and hint give the
-// region's first hint. It runs one go vet and one go test per phase for all
-// copies at once, and skips under -race and on a read-only checkout. A copy
+// region's first hint. Each mistake's first hint begins as no other hint of
+// its lab does, so that the proof that hint gives it proves that hint
+// recognised the mistake; a stuck mistake's report begins with the stuck
+// run; a lab that runs the race detector has a mistake that races, which
+// check finds with the race detector. It runs one go vet and one go test
+// per phase for all copies at once, and skips under -race and on a
+// read-only checkout. A copy
 // costs a build, so a README's edit that makes a mistake's files shares
 // that mistake's copy. The other tests that run the go command (a learner's
-// way through lab 02, check's cache, the race detector, the process group)
+// way through lab 02, check's cache, the process group)
 // are part of the proof too.
 //
 // # Exercises that stay true: the README grammar

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"os/signal"
 	"regexp"
 	"slices"
 	"strings"
@@ -90,7 +89,8 @@ type testEvent struct {
 // what it printed, when it reported none of the packages.
 //
 // go test and everything it starts run in a process group of their own,
-// which the track ends whole: on Ctrl-C, on SIGTERM and SIGHUP, and when a
+// which the track ends whole: when ctx is cancelled (Ctrl-C, SIGTERM and
+// SIGHUP: see Run), and when a
 // test binary hangs before any test starts (an endless loop in an init
 // function), which go test's -timeout does not see. Before it ends a hung
 // test binary, the track asks it for a dump of its goroutines, which says
@@ -110,13 +110,25 @@ func (wb *workbook) runTests(ctx context.Context, pkgs []string, args ...string)
 	for _, p := range pkgs {
 		cmdArgs = append(cmdArgs, "./"+p)
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	cmd := exec.Command("go", cmdArgs...)
 	cmd.Dir = wb.root
 	// The tests report each failure as a Finding, as data, which the
 	// report prints in the learner's language. GOMEMLIMIT makes the
 	// garbage collector work harder as a test nears the memory limit.
 	cmd.Env = append(os.Environ(), expected.FindingsEnv+"=1", fmt.Sprintf("GOMEMLIMIT=%d", memoryLimit/2))
-	cmd.Env = append(cmd.Env, wb.testEnv...)
+	// go test leaves its work folders (/tmp/go-build*) behind when it is
+	// interrupted (golang/go#25808), and a test binary that is ended
+	// leaves its tests' temporary folders: both go to a folder of the
+	// track's own, which it removes whatever happens.
+	tmp, err := os.MkdirTemp("", "agent-loop-lab-check-")
+	if err != nil {
+		return nil, fmt.Errorf("go test: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	cmd.Env = append(cmd.Env, "GOTMPDIR="+tmp, "TMPDIR="+tmp)
 	ownGroup(cmd)
 	var stdout eventLog
 	var stderr bytes.Buffer
@@ -126,13 +138,16 @@ func (wb *workbook) runTests(ctx context.Context, pkgs []string, args ...string)
 	// several at once, and each must start under it.
 	startMu.Lock()
 	restore := limitMemory()
-	err := cmd.Start()
+	err = cmd.Start()
 	restore()
 	startMu.Unlock()
 	if err != nil {
 		return nil, fmt.Errorf("go test: %w", err)
 	}
 	hung := wb.watch(ctx, cmd, &stdout)
+	if wb.goTestStarted != nil {
+		wb.goTestStarted()
+	}
 	runErr := cmd.Wait()
 	// Whatever is left of the group, a test binary that ignored Ctrl-C
 	// for instance, ends with go test.
@@ -165,25 +180,29 @@ func (wb *workbook) runTests(ctx context.Context, pkgs []string, args ...string)
 // startMu is held while go test starts under the memory limit.
 var startMu sync.Mutex
 
+// memoryLimit is how much memory a learner's test binary may write to, on
+// top of what the go command and the compiler need: a loop that appends
+// for ever fails at it, within seconds, and check says so, instead of
+// taking the machine's memory. Only Unix systems enforce it (limitMemory);
+// everywhere, GOMEMLIMIT makes the garbage collector work harder near it.
+const memoryLimit = 2 << 30
+
 // hangGrace is how long past go test's -timeout a test binary may run
 // before the track ends it: -timeout ends a test that runs too long, but
 // not a binary that never gets to its tests.
 const hangGrace = 5 * time.Second
 
-// watch ends cmd's process group when ctx is cancelled or the track is
-// asked to end (terminations), and ends a test binary that has run past its
+// watch ends cmd's process group when ctx is cancelled, and ends a test
+// binary that has run past its
 // timeout, after asking it for a dump of its goroutines. It returns, once
 // cmd has been waited for, a function that lists the packages whose test
 // binaries it ended so.
 func (wb *workbook) watch(ctx context.Context, cmd *exec.Cmd, log *eventLog) (hung func() []string) {
 	done := make(chan struct{})
 	var ended []string
-	terms := make(chan os.Signal, 1)
-	signal.Notify(terms, terminations...)
 	finished := make(chan struct{})
 	go func() {
 		defer close(finished)
-		defer signal.Stop(terms)
 		tick := time.NewTicker(500 * time.Millisecond)
 		defer tick.Stop()
 		// endAll asks the group to end, as Ctrl-C on a terminal would,
@@ -204,14 +223,6 @@ func (wb *workbook) watch(ctx context.Context, cmd *exec.Cmd, log *eventLog) (hu
 				return
 			case <-ctx.Done():
 				endAll()
-				return
-			case sig := <-terms:
-				endAll()
-				// Then the track ends as the signal would have ended it.
-				signal.Stop(terms)
-				if p, err := os.FindProcess(os.Getpid()); err == nil {
-					p.Signal(sig)
-				}
 				return
 			case now := <-tick.C:
 				for _, pkg := range log.overdue(now, wb.timeout()) {

@@ -62,7 +62,7 @@ func (s *session) grade(ctx context.Context, dirs []string) error {
 		s.errOut.say(msgGradeNobody)
 		return errFailed
 	}
-	ctx, stop := s.stopOnSignals(ctx)
+	ctx, stop := takeInterrupts(ctx)
 	defer stop()
 	err = s.gradeClass(ctx, class, labs)
 	if cause := context.Cause(ctx); cause != nil {
@@ -105,6 +105,12 @@ func (s *session) gradeClass(ctx context.Context, class []*learner, labs []*Lab)
 	g := &grader{s: s, tree: tree, class: class, workers: runtime.NumCPU()}
 	if err := g.gradeAll(ctx); err != nil {
 		return err
+	}
+	for _, l := range class {
+		if why := raceNotRun(l); why != nil {
+			s.errOut.say(msgGradeNoRace, s.errOut.sprint(why.text, why.args...))
+			break
+		}
 	}
 	for _, l := range class {
 		switch {
@@ -150,20 +156,18 @@ func (s *session) gradedLabs(list string) ([]*Lab, error) {
 	return labs, nil
 }
 
-// stopOnSignals returns a copy of ctx that the first Ctrl-C, SIGTERM or
-// SIGHUP cancels, with what to report as its cause, and a function that
-// releases it. grade takes these signals for itself (cli.Interrupts,
-// cli.Hangups), as the golden command does, so that none of them ends the
-// process before grade has ended the go tests and removed its folder.
-func (s *session) stopOnSignals(ctx context.Context) (context.Context, func()) {
-	interrupts, hangups := cli.Interrupts(ctx), cli.Hangups(ctx)
+// takeInterrupts returns a copy of ctx that the first Ctrl-C cancels, and
+// a function that releases it. grade takes every Ctrl-C for itself
+// (cli.Interrupts), as the golden command does, so that a second one does
+// not end the process before grade has ended the go tests and removed its
+// folder. SIGTERM and SIGHUP cancel ctx itself (runEnding).
+func takeInterrupts(ctx context.Context) (context.Context, func()) {
+	interrupts := cli.Interrupts(ctx)
 	ctx, stop := context.WithCancelCause(ctx)
 	go func() {
 		select {
 		case <-interrupts:
 			stop(errInterrupted)
-		case sig := <-hangups:
-			stop(errors.New(s.errOut.sprint(msgGradeStopped, sig)))
 		case <-ctx.Done():
 		}
 	}()
@@ -315,18 +319,14 @@ func (g *grader) shownPath(rel string) string {
 // or Ctrl-C; a learner whose copies go test could not grade at all is
 // noted on the learner.
 func (g *grader) run(ctx context.Context, l *learner) error {
-	tmp := g.tree.tempDir(l)
-	defer func() {
-		removeTree(tmp)
-		os.MkdirAll(tmp, 0o755)
-	}()
 	wb := &workbook{
 		root:      g.tree.root,
 		work:      filepath.Join(g.tree.root, classDir),
 		labs:      g.s.wb.labs,
 		tracks:    g.s.wb.tracks,
-		testEnv:   []string{"TMPDIR=" + tmp, "GOTMPDIR=" + tmp},
 		testFlags: []string{"-p=1"},
+		// A test's hook, which sends a signal while go test runs.
+		goTestStarted: g.s.wb.goTestStarted,
 	}
 	var targets []target
 	var graded []*learnerLab
@@ -341,7 +341,7 @@ func (g *grader) run(ctx context.Context, l *learner) error {
 	if len(targets) == 0 {
 		return nil
 	}
-	reports, err := wb.check(ctx, targets, true)
+	reports, err := wb.check(ctx, targets, checkOptions{fresh: true, race: true})
 	var notFound *exec.Error
 	switch {
 	case ctx.Err() != nil:
@@ -406,4 +406,15 @@ func (t *classTree) goCommand(ctx context.Context, args ...string) ([]byte, erro
 		return nil, fmt.Errorf("grade: go %s: %w\n%s", args[0], err, firstLines(strings.TrimSpace(stderr.String()), 10))
 	}
 	return out, nil
+}
+
+// raceNotRun returns why the race detector did not run on a learner's
+// copies, if it did not on one.
+func raceNotRun(l *learner) *note {
+	for _, ll := range l.labs {
+		if ll.report != nil && ll.report.raceNotRun != nil {
+			return ll.report.raceNotRun
+		}
+	}
+	return nil
 }

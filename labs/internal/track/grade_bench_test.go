@@ -96,7 +96,7 @@ func BenchmarkGradeAClass(b *testing.B) {
 		checkAll := func(learners []*learner) {
 			for _, l := range learners {
 				for _, ll := range l.labs {
-					if _, err := checker.check(context.Background(), []target{{lab: ll.lab, dir: tree.copyDir(l, ll.lab)}}, true); err != nil {
+					if _, err := checker.check(context.Background(), []target{{lab: ll.lab, dir: tree.copyDir(l, ll.lab)}}, checkOptions{fresh: true, race: true}); err != nil {
 						b.Fatal(err)
 					}
 				}

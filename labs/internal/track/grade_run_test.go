@@ -230,55 +230,49 @@ func TestGradeEndToEnd(t *testing.T) {
 }
 
 // TestGradeStopsOnASignal checks that Ctrl-C, SIGTERM and SIGHUP stop grade
-// while a learner's loop spins: the learner's go test ends, with its test
-// binary, and grade's folder is removed, before grade exits.
+// while it grades a learner whose loop spins: the learner's go test ends,
+// with its test binary, and grade's folder is removed before grade ends,
+// with 130 after Ctrl-C, by the signal after the others.
 func TestGradeStopsOnASignal(t *testing.T) {
 	needGoTest(t)
 	if runtime.GOOS != "linux" {
 		t.Skip("finding the test binary needs /proc")
 	}
-	dir := t.TempDir()
-	spin := filepath.Join(dir, "spin")
+	spin := filepath.Join(t.TempDir(), "spin")
 	writeCopy(t, spin, "02-loop", lab02With(t, "\tfor {\n\t}"))
-	wb := testWorkbook(t, false)
 	for _, c := range []struct {
-		signal string
+		signal os.Signal // nil for Ctrl-C
 		status int
 		stderr string
 	}{
-		{"Ctrl-C", 130, cli.ErrInterrupted.Error()},
-		{"SIGTERM", 1, "terminated: grading stopped, and its copies removed"},
+		{nil, 130, cli.ErrInterrupted.Error() + "\n"},
+		{syscall.SIGTERM, 128 + int(syscall.SIGTERM), ""},
+		{syscall.SIGHUP, 128 + int(syscall.SIGHUP), ""},
 	} {
 		tmp := t.TempDir()
 		interrupts := make(chan struct{}, 1)
 		hangups := make(chan os.Signal, 1)
-		ctx := cli.WithHangups(cli.WithInterrupts(context.Background(), interrupts), hangups)
-		ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-		var stdout, stderr bytes.Buffer
-		done := make(chan int)
-		go func() {
-			program := func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-				return run(ctx, wb, inTemp(tmp), args, stdout, stderr)
+		wb := testWorkbook(t, false)
+		// The signal comes once the learner's go test runs.
+		wb.goTestStarted = func() {
+			if c.signal == nil {
+				interrupts <- struct{}{}
+			} else {
+				hangups <- c.signal
 			}
-			done <- cli.Run(ctx, program, []string{"grade", "-labs", "02", spin}, &stdout, &stderr)
-		}()
-		// The signal comes once the learner's test binary spins.
-		for binariesNamed("02-loop.test") == 0 && ctx.Err() == nil {
-			time.Sleep(50 * time.Millisecond)
 		}
-		if c.signal == "Ctrl-C" {
-			interrupts <- struct{}{}
-		} else {
-			hangups <- syscall.SIGTERM
+		ctx := cli.WithHangups(cli.WithInterrupts(context.Background(), interrupts), hangups)
+		var stdout, stderr bytes.Buffer
+		program := func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+			return runEnding(ctx, wb, inTemp(tmp), args, stdout, stderr)
 		}
-		status := <-done
-		cancel()
-		if status != c.status || !strings.Contains(stderr.String(), c.stderr) {
-			t.Errorf("grade, stopped by %s: exit status %d, standard error %q; want %d and %q", c.signal, status, stderr.String(), c.status, c.stderr)
+		status := cli.Run(ctx, program, []string{"grade", "-labs", "02", spin}, &stdout, &stderr)
+		if status != c.status || stderr.String() != c.stderr {
+			t.Errorf("grade, stopped by %v: exit status %d, standard error %q; want %d and %q", c.signal, status, stderr.String(), c.status, c.stderr)
 		}
-		wantEmptyDir(t, tmp, "grade, stopped by %s", c.signal)
+		wantEmptyDir(t, tmp, "grade, stopped by %v", c.signal)
 		if n := binariesNamed("02-loop.test"); n != 0 {
-			t.Errorf("grade, stopped by %s: %d test binaries still run, want none", c.signal, n)
+			t.Errorf("grade, stopped by %v: %d test binaries still run, want none", c.signal, n)
 		}
 	}
 }

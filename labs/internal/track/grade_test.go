@@ -446,6 +446,16 @@ func TestGradeSaysWhyInOneLine(t *testing.T) {
 				`      yours:     "answer:  391\n"`,
 			}}
 		}, []string{"", "", `your output differs from the lab's at line 7: the lab's "answer: 391\n", yours "answer:  391\n"`}},
+		{"a data race", func(_ *learner, _ *learnerLab, r *report) {
+			r.race = &finding{test: rules[0].Test + "/one_call", why: msgRace, lines: []string{
+				"  write at _class/1/04-tool-errors/tools.go:9 in run.func1: done = append(done, o)",
+				"  previous write at _class/1/04-tool-errors/tools.go:9 in run.func1: done = append(done, o)",
+				"  read at _class/1/04-tool-errors/loop.go:30 in runLoop: n := len(done)",
+			}}
+		}, []string{"a data race: write at tools.go:9 in run.func1: done = append(done, o) previous write at tools.go:9 in run.func1: done = append(done, o)", "", ""}},
+		{"a data race as the test program ends", func(_ *learner, _ *learnerLab, r *report) {
+			r.race = &finding{why: msgRace, lines: []string{"  write at _class/1/04-tool-errors/tools.go:9 in run.func1: x = 1"}}
+		}, []string{"", "", "a data race: write at tools.go:9 in run.func1: x = 1"}},
 		{"a test outside the exercises", func(_ *learner, _ *learnerLab, r *report) {
 			r.other = &finding{test: "TestCalculate/divide", found: []reported{{at: "calculate_test.go:20", Finding: expected.Finding{Message: "dividing by zero is an error"}}}}
 		}, []string{"", "", "a test outside the exercises fails: TestCalculate/divide: dividing by zero is an error"}},

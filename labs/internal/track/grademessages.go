@@ -10,7 +10,6 @@ var (
 	msgGradeJSONClassroom = Text{EN: "-json and -classroom are two formats of the same grades: give one", ZH: "-json 和 -classroom 是同一份成绩的两种格式：只能选一个"}
 	msgGradeClassroomOne  = Text{EN: "-classroom grades one learner's checkout, as GitHub Classroom does: give one folder, not %d", ZH: "-classroom 只评一个学员的仓库，和 GitHub Classroom 一样：请只给一个文件夹，而不是 %d 个"}
 	msgGradeNobody        = Text{EN: "grade: none of the folders holds copies of the labs to grade", ZH: "grade：这些文件夹里都没有可以评分的实验副本"}
-	msgGradeStopped       = Text{EN: "%v: grading stopped, and its copies removed", ZH: "%v：评分已停止，它的副本已删除"}
 
 	// the folders: one line each, on standard error
 	msgGradeNoDir       = Text{EN: "%s: no such folder", ZH: "%s：没有这个文件夹"}
@@ -27,6 +26,7 @@ var (
 	msgGradeTooLarge    = Text{EN: "%s: %s: its Go files hold more than %d MiB; not graded", ZH: "%s：%s：其中的 Go 文件超过 %d MiB；不评分"}
 	msgGradeOlder       = Text{EN: "%s: %s: made by another version of the workbook: its %s marks %s, which the lab no longer has (its exercises: %s); not graded. Grade it with the workbook that made it, or have the learner move their code into a new copy.", ZH: "%s：%s：是另一个版本的练习册生成的：其中的 %s 标记了 %s，而实验里已经没有它了（现在的练习：%s）；不评分。请用生成它的那个版本的练习册来评分，或者让学员把代码搬进一个新副本。"}
 	msgGradeOutsideLine = Text{EN: "%s: their code changed %s, outside their copies, when graded alone; every test of theirs fails", ZH: "%s：单独评分时，他们的代码改动了副本之外的 %s；他们的每个测试都算不通过"}
+	msgGradeNoRace      = Text{EN: "grade: the race detector did not run (%s): copies of labs with goroutines are graded without it", ZH: "grade：竞态检测器没有运行（%s）：有 goroutine 的实验的副本，评分时没有用它"}
 	msgGradeFailedLine  = Text{EN: "%s: go test could not grade their copies: %s", ZH: "%s：go test 没能给他们的副本评分：%s"}
 
 	// the reasons, one line for each test that fails
@@ -46,6 +46,7 @@ var (
 	msgGradeTimeoutLock  = Text{EN: "did not finish within %s: a goroutine waits for a mutex that nobody unlocks", ZH: "在 %s 内没有结束：有个 goroutine 在等一把没人解开的互斥锁"}
 	msgGradeExited       = Text{EN: "the test program exited in the middle of the test, without a panic (os.Exit, log.Fatal?)", ZH: "测试程序在测试进行到一半时退出了，没有 panic（os.Exit？log.Fatal？）"}
 	msgGradeMemory       = Text{EN: "used more than the %d GiB of memory that check allows", ZH: "用掉的内存超过了 check 允许的 %d GiB"}
+	msgGradeRace         = Text{EN: "a data race:", ZH: "数据竞争："}
 	msgGradeWantGot      = Text{EN: "want %s, got %s", ZH: "期望 %s，实际 %s"}
 	msgGradeOutputWaits  = Text{EN: "not checked: the output is checked once every exercise passes", ZH: "没有检查：等每个练习都通过后才检查输出"}
 	msgGradeOther        = Text{EN: "a test outside the exercises fails: %s: %s", ZH: "练习之外的一个测试失败了：%s：%s"}

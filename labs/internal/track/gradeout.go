@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -81,7 +82,7 @@ func labTests(p *printer, l *learner, ll *learnerLab) []gradeTest {
 			t.Status, t.Score = testPassed, 1
 			return
 		}
-		t.Status, t.Output = testFailed, shortReason(reason)
+		t.Status, t.Score, t.Output = testFailed, 0, shortReason(reason)
 	}
 	all := func(reason string) []gradeTest {
 		for i := range tests {
@@ -118,6 +119,22 @@ func labTests(p *printer, l *learner, ll *learnerLab) []gradeTest {
 		set(i, p.sprint(msgGradeRule, e.broken+1, len(e.exercise.Rules), rule.Text.In(p.lang), e.finding.test, findingDetail(p, r, e.finding)))
 	}
 	last := len(tests) - 1
+	defer func() {
+		// A data race fails the exercise whose rule's test saw it, or
+		// else the output, unless it fails already.
+		if r.race == nil {
+			return
+		}
+		i := slices.IndexFunc(ll.lab.Exercises, func(e Exercise) bool {
+			return slices.ContainsFunc(e.Rules, func(rule Rule) bool { return topLevel(rule.Test) == topLevel(r.race.test) })
+		})
+		if i < 0 {
+			i = last
+		}
+		if tests[i].Status == testPassed {
+			set(i, findingDetail(p, r, r.race))
+		}
+	}()
 	switch {
 	case !r.exercisesPass() || !r.checkedAll:
 		set(last, msgGradeOutputWaits.In(p.lang))
@@ -162,11 +179,19 @@ func findingDetail(p *printer, r *report, f *finding) string {
 		}
 		parts = append(parts, p.sprint(why, f.whyArgs...))
 	}
-	for _, l := range f.lines {
-		if strings.HasPrefix(strings.TrimSpace(l), "at ") {
+	for i, l := range f.lines {
+		switch {
+		case f.why == msgRace && i < maxRaces:
+			// Where the two goroutines used the memory.
 			parts = append(parts, inCopy(r, strings.TrimSpace(l)))
-			break
+			continue
+		case f.why == msgRace:
+		case strings.HasPrefix(strings.TrimSpace(l), "at "):
+			parts = append(parts, inCopy(r, strings.TrimSpace(l)))
+		default:
+			continue
 		}
+		break
 	}
 	switch {
 	case len(f.found) > 0:
@@ -191,6 +216,7 @@ var shortWhys = map[Text]Text{
 	msgTimeoutLock:  msgGradeTimeoutLock,
 	msgExitedInTest: msgGradeExited,
 	msgOutOfMemory:  msgGradeMemory,
+	msgRace:         msgGradeRace,
 }
 
 // A golden test's report of a difference: "your output differs from the

@@ -30,6 +30,3 @@ var (
 	interrupt = syscall.SIGINT
 	kill      = syscall.SIGKILL
 )
-
-// terminations are the signals, besides Ctrl-C, that end the track.
-var terminations = []os.Signal{syscall.SIGTERM}

@@ -24,12 +24,6 @@ func signalGroup(p *os.Process, sig syscall.Signal) error {
 	return syscall.Kill(-p.Pid, sig)
 }
 
-// memoryLimit is how much memory a learner's test binary may write to, on
-// top of what the go command and the compiler need: a loop that appends
-// for ever fails at it, within seconds, and check says so, instead of
-// taking the machine's memory.
-const memoryLimit = 2 << 30
-
 // limitMemory caps the writable memory of the processes started until
 // restore is called, as the shell's ulimit -d does: they inherit the
 // limit, and the track itself keeps its own once restore has run.
@@ -81,7 +75,3 @@ var (
 	interrupt = syscall.SIGINT
 	kill      = syscall.SIGKILL
 )
-
-// terminations are the signals, besides Ctrl-C, that end the track: before
-// it ends, it ends the processes it started.
-var terminations = []os.Signal{syscall.SIGTERM, syscall.SIGHUP}

@@ -41,7 +41,8 @@ func TestHintSurvivesAnyStateFile(t *testing.T) {
 		if err := os.MkdirAll(wb.work, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		data, err := json.Marshal(state{Hints: map[string]map[string]int{lab.Name: {rule.Test: tt.stored}}})
+		key := choose(lab, brokenRuleReport(t, wb, lab)).Key
+		data, err := json.Marshal(state{Hints: map[string]map[string]int{lab.Name: {key: tt.stored}}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -61,7 +62,7 @@ func TestHintSurvivesAnyStateFile(t *testing.T) {
 		if want := "Hint " + itoa(tt.want) + " of " + itoa(len(rule.Hints)+1) + ","; !strings.HasPrefix(out.String(), want) {
 			t.Errorf("stored %d: hint prints\n%s\nwant it to begin %q", tt.stored, out.String(), want)
 		}
-		if got := wb.loadState().Hints[lab.Name][rule.Test]; got != tt.want {
+		if got := wb.loadState().Hints[lab.Name][key]; got != tt.want {
 			t.Errorf("stored %d: the count saved is %d, want %d", tt.stored, got, tt.want)
 		}
 	}
@@ -194,4 +195,25 @@ func TestAMissingReturnIsInTheRegionAboveIt(t *testing.T) {
 	if at.at != outsideRegion {
 		t.Errorf("an error at line 8 is at place %d, want %d (outside the region): a line further is outside", at.at, outsideRegion)
 	}
+}
+
+// TestSolutionEscapesTheLearnersBytes checks that the lines of solution's
+// diffs, which come from the learner's files, reach the terminal escaped, as
+// check's and hint's do: an escape sequence that sets the window's title or
+// clears the screen, or a bidirectional override that reorders what a line
+// shows, prints as the characters that write it.
+func TestSolutionEscapesTheLearnersBytes(t *testing.T) {
+	wb := testWorkbook(t, false)
+	startLab(t, wb, "02")
+	path := filepath.Join(wb.copyDir("02-loop"), "loop.go")
+	mine := append(readFile(t, path), "// \x1b]0;owned\x07 \x1b[2J \u202e!olleh\n"...)
+	writeFile(t, path, mine, 0o644)
+	res := runCommand(t, wb, "solution", "02")
+	wantStatus(t, res, 0)
+	for _, raw := range []string{"\x1b", "\x07", "\u202e"} {
+		if strings.Contains(res.stdout, raw) {
+			t.Errorf("%s: standard output holds %q, want it escaped:\n%q", res, raw, res.stdout)
+		}
+	}
+	wantContains(t, res.stdout, `-// \x1b]0;owned\a \x1b[2J \u202e!olleh`, "%s: standard output", res)
 }

@@ -29,17 +29,18 @@ type Lab struct {
 	// exercises, "Build it yourself", with the heading of the Chinese
 	// twin's. The starters' TODOs point to it.
 	Section Text `json:"section"`
-	// Race is set for a lab whose exercises start goroutines. check does
-	// not run the race detector, which needs cgo and a C compiler, and
-	// builds every package again the first time; once check passes, it
-	// asks the learner to run the tests with it.
+	// Race is set for a lab whose exercises start goroutines. Once every
+	// other check passes, check runs the rules' tests again with the race
+	// detector, where it can (it needs cgo), and reports a data race as a
+	// finding; where it cannot, it says so in a line.
 	Race bool `json:"race,omitempty"`
 	// Exercises are the lab's exercises, in the order a learner writes them.
 	Exercises []Exercise `json:"exercises"`
 	// Mistakes are typical mistakes, each an edit inside an exercise's
-	// region. The verification makes each in a copy of the lab and checks
-	// that check names the rule it breaks, and that hint then gives that
-	// rule's first hint.
+	// region, with how check's finding shows it and its own hints. The
+	// verification makes each in a copy of the lab and checks that check
+	// names the rule it breaks, and that hint then gives the mistake's
+	// first hint.
 	Mistakes []Mistake `json:"mistakes"`
 }
 
@@ -101,7 +102,9 @@ type Rule struct {
 }
 
 // A Mistake is a typical mistake: Old replaced by New in File, inside a
-// region. check must then name the rule whose Test is Rule.
+// region. check must then name the rule whose Test is Rule, or, for a
+// mistake that races, find the race; hint must recognise the mistake by
+// what check shows of it (Seen), and give its own hints.
 type Mistake struct {
 	// Name says what the mistake is, as in "a result not appended".
 	Name string `json:"name"`
@@ -111,8 +114,32 @@ type Mistake struct {
 	// New replaces it.
 	Old Lines `json:"old"`
 	New Lines `json:"new"`
-	// Rule is the Test of the rule that check must report broken.
-	Rule string `json:"rule"`
+	// Rule is the Test of the rule that check must report broken. A
+	// mistake that races has none, and Race set instead.
+	Rule string `json:"rule,omitempty"`
+	// Race is set for a mistake that every rule lets pass and the race
+	// detector finds: check must report the race (see Lab.Race).
+	Race bool `json:"race,omitempty"`
+	// Seen are pieces of what check shows, in English, of the broken
+	// rule's test, or of the race: each occurs in it, for this mistake, and
+	// together they tell the mistake from the rule's other failures. hint
+	// gives the hints of the first mistake of the lab whose rule and Seen
+	// match what check found.
+	Seen []string `json:"seen"`
+	// Hints are the mistake's own, given one at a time by hint, from the
+	// first, instead of the rule's. A last hint is added to them, as to a
+	// rule's: it points to the lines of the lab that solve the rule's
+	// exercise.
+	Hints []Text `json:"hints"`
+}
+
+// breaks is what a mistake breaks, for messages: its rule's test, or the
+// race detector's check.
+func (m Mistake) breaks() string {
+	if m.Race {
+		return raceKey
+	}
+	return m.Rule
 }
 
 // goldenTests are the tests, in every lab, that compare the lab's output with
@@ -238,9 +265,26 @@ func (l *Lab) validate() error {
 			}
 		}
 	}
+	names := map[string]bool{}
 	for _, m := range l.Mistakes {
-		if m.Name == "" || m.File == "" || m.Old == "" || !tests[m.Rule] {
-			return fmt.Errorf("mistake %q: needs a name, a file, the text it changes, and a rule of the lab", m.Name)
+		what := fmt.Sprintf("mistake %q", m.Name)
+		switch {
+		case m.Name == "" || m.File == "" || m.Old == "":
+			return fmt.Errorf("%s: needs a name, a file and the text it changes", what)
+		case names[m.Name]:
+			return fmt.Errorf("%s is listed twice", what)
+		case m.Race && m.Rule != "":
+			return fmt.Errorf("%s: a mistake that races breaks no rule: give it race or a rule, not both", what)
+		case m.Race && !l.Race:
+			return fmt.Errorf("%s: races, and the lab does not run the race detector (race)", what)
+		case !m.Race && !tests[m.Rule]:
+			return fmt.Errorf("%s: needs a rule of the lab, or race", what)
+		case len(m.Seen) == 0 || slices.Contains(m.Seen, ""):
+			return fmt.Errorf("%s: needs what check shows of it (seen), to be recognised", what)
+		}
+		names[m.Name] = true
+		if err := checkHints(what, m.Hints); err != nil {
+			return err
 		}
 	}
 	return nil

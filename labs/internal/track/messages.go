@@ -37,7 +37,6 @@ var (
 	msgNextCheckAgain     = Text{EN: "Next: go run ./labs check %s", ZH: "下一步：go run ./labs check %s"}
 	msgNextGolden         = Text{EN: "Next: make your output the lab's. go run ./labs solution %s shows how your files differ from the lab's.", ZH: "下一步：让你的输出和实验的输出一模一样。go run ./labs solution %s 会显示你的文件和实验的文件有哪些不同。"}
 	msgDone               = Text{EN: "Done: every exercise of %s passes, and your output is the lab's.", ZH: "完成：%s 的每个练习都通过了，你的输出和实验的输出一模一样。"}
-	msgDoneRace           = Text{EN: "One more run, with the race detector, which check leaves out: go test -race ./%s. It sees goroutines that write the same memory without a lock or a channel between them. It needs a C compiler, and its first run builds every package again.", ZH: "最后再跑一遍测试，这次带上竞态检测器（check 不跑它）：go test -race ./%s。它能发现几个 goroutine 在既没有锁、也没有 channel 协调的情况下写同一块内存。它需要 C 编译器，第一次运行还要把所有包重新编译一遍。"}
 	msgDoneContents       = Text{EN: "Next: go run ./labs, which shows how far you are in the labs you have started.", ZH: "下一步：go run ./labs，它会告诉你已经开始的各个实验做到了哪里。"}
 	msgDoneNext           = Text{EN: "Next: go run ./labs %s", ZH: "下一步：go run ./labs %s"}
 	msgDoneLast           = Text{EN: "That was the last lab with exercises.", ZH: "这是最后一个有练习的实验。"}
@@ -66,6 +65,22 @@ var (
 	msgTestMissing        = Text{EN: "note: %s is missing from your copy; check runs the tests your copy has. To restore it: %s", ZH: "注意：你的副本里缺少 %s；check 只运行你的副本里有的测试。要恢复它：%s"}
 	msgCodeMissing        = Text{EN: "note: %s is missing from your copy. To restore it: %s", ZH: "注意：你的副本里缺少 %s。要恢复它：%s"}
 	msgCodeMissingMine    = Text{EN: "note: %s, where you write your code, is missing from your copy. Write it again, or start over: go run ./labs reset %s", ZH: "注意：你的副本里缺少 %s，你的代码就写在这个文件里。把它重新写出来，或者从头开始：go run ./labs reset %s"}
+	msgStuckWaits         = Text{EN: "✗ Your run is stuck: its goroutines all wait, and nothing can wake them (%s). Where they wait:", ZH: "✗ 你的运行卡住了：它的 goroutine 全都在等待，没有什么能唤醒它们（%s）。它们等在这里："}
+	msgStuckLock          = Text{EN: "✗ Your run is stuck: a goroutine waits to lock a mutex that nobody unlocks, and the test did not finish within %s (%s). Where the goroutines are:", ZH: "✗ 你的运行卡住了：有个 goroutine 在等一把没人解开的互斥锁，测试在 %s 内没有结束（%s）。各个 goroutine 停在这里："}
+	msgStuckSpins         = Text{EN: "✗ Your run is stuck: the test did not finish within %s, and no goroutine waited for another: a loop that never ends, or never waits (%s). Where the goroutines are:", ZH: "✗ 你的运行卡住了：测试在 %s 内没有结束，却没有哪个 goroutine 在等另一个：有个循环停不下来，或者从不等待（%s）。各个 goroutine 停在这里："}
+	msgStuckNowhere       = Text{EN: "  (none in your copy's code: the test's own goroutines wait)", ZH: "  （你副本的代码里一个都没有：在等的是测试自己的 goroutine）"}
+	msgStuckUnseen        = Text{EN: "  (%d running on another thread as the test was stopped, where the dump cannot see: most likely the loop)", ZH: "  （测试被停下时，有 %d 个正在另一个线程上运行，堆栈转储看不到它在哪里：多半就是那个循环）"}
+	msgStuckAbove         = Text{EN: "    the run got stuck: see above", ZH: "    运行卡住了：见上文"}
+	msgRaceFails          = Text{EN: "✗ %s", ZH: "✗ %s"}
+	msgRacePasses         = Text{EN: "✓ %s", ZH: "✓ %s"}
+	msgRace               = Text{EN: "two goroutines used the same memory at once, one of them writing, with no lock or channel between them: a data race, at", ZH: "两个 goroutine 同时使用了同一块内存，其中一个在写，中间既没有锁也没有 channel：这是数据竞争（data race），位置是"}
+	msgRaceNotRun         = Text{EN: "· the race detector (go test -race): not run, %s", ZH: "· 竞态检测器（go test -race）：没有运行，%s"}
+	msgRaceNoCgo          = Text{EN: "since it needs cgo, and go env CGO_ENABLED says 0 here: with a C compiler, such as gcc, on the PATH, and CGO_ENABLED unset, it runs", ZH: "因为它需要 cgo，而这里的 go env CGO_ENABLED 是 0：PATH 里有 C 编译器（比如 gcc）、且没有设置 CGO_ENABLED 时，它就能运行"}
+	msgRaceNoGoEnv        = Text{EN: "since go env, which says whether it can, failed: %v", ZH: "因为用来判断它能否运行的 go env 失败了：%v"}
+	msgRaceCannotBuild    = Text{EN: "since go test -race could not build your copy: %s", ZH: "因为 go test -race 编译不了你的副本：%s"}
+	msgRaceNotReported    = Text{EN: "since go test -race reported nothing for %s", ZH: "因为 go test -race 没有报告 %s 的任何结果"}
+	msgCheckingRace       = Text{EN: "checking %s for data races with go test -race (the first time, it builds every package again: up to a minute)…", ZH: "正在用 go test -race 检查 %s 有没有数据竞争（第一次会把所有包重新编译一遍，最多一分钟）……"}
+	msgNextRace           = Text{EN: "Next: the lines above are where two goroutines meet. Make them share nothing that one of them writes: a slot of its own for each, or a value handed over a channel.", ZH: "下一步：上面几行就是两个 goroutine 碰头的地方。让它们不共享任何一个会被其中之一写入的东西：要么各用自己的槽位，要么通过 channel 交接数据。"}
 	msgTestChanged        = Text{EN: "note: your %s is not the lab's; check runs your copy of the tests. To use the lab's: %s", ZH: "注意：你的 %s 和实验的不一样；check 运行的是你副本里的测试。要换回实验的版本：%s"}
 )
 
@@ -84,8 +99,8 @@ Commands:
                   it never overwrites work you have
   check LAB       run the lab's tests on your copy: which exercise passes,
                   the first broken rule, and what to do next
-  hint LAB        the next hint for the first exercise that fails, one more
-                  each time; the last points to the lab's own lines
+  hint LAB        the next hint about what check found, one more each
+                  time; the last points to the lab's own lines
   watch LAB       check once, then again whenever a file in _mywork/LAB
                   changes, until Ctrl-C
   solution LAB    a diff of your files against the lab's
@@ -119,9 +134,11 @@ Flags, before or after the command:
 
 Exit status: 0 on success, and when Ctrl-C ends watch; 1 when check finds
 a rule broken or a command cannot do what it was asked; 2 for a bad command
-line; 130 when Ctrl-C ends any other command. grade exits with 0 once it
-has graded, whatever the learners' results, and with 1 when no folder holds
-copies to grade.
+line; 130 when Ctrl-C ends any other command. SIGTERM and SIGHUP (a closed
+terminal) let start and reset finish writing the copy, stop check, and
+then end the command by the signal. grade exits with 0 once it has graded,
+whatever the learners' results, and with 1 when no folder holds copies to
+grade.
 `, ZH: `用法：go run ./labs [选项] [命令 LAB]
       go run ./labs [选项] grade DIR...
 
@@ -135,7 +152,7 @@ copies to grade.
                   它从不覆盖你已有的代码
   check LAB       在你的副本上运行实验的测试：哪些练习通过了、
                   第一条没满足的规则，以及下一步做什么
-  hint LAB        第一个没通过的练习的下一条提示，每次多给一条；
+  hint LAB        针对 check 发现的问题给出下一条提示，每次多给一条；
                   最后一条指向实验自己的那几行代码
   watch LAB       先检查一次，之后每当 _mywork/LAB 里有文件改动
                   就再检查一次，直到按下 Ctrl-C
@@ -170,8 +187,9 @@ LAB 是实验的目录名、编号，或者名字的开头（带不带编号都�
 
 退出状态：成功时为 0，Ctrl-C 结束 watch 时也是 0；check 发现有规则
 没满足，或者命令做不到要求的事，为 1；命令行有误为 2；Ctrl-C 结束
-其他命令时为 130。grade 评完分就以 0 退出，不论学员的结果如何；没有
-任何文件夹里有可评分的副本时为 1。
+其他命令时为 130。SIGTERM 和 SIGHUP（比如终端被关掉）会先让 start 和
+reset 把副本写完整、让 check 停下，再以这个信号结束命令。grade 评完分
+就以 0 退出，不论学员的结果如何；没有任何文件夹里有可评分的副本时为 1。
 `}
 	msgBadFlag        = Text{EN: "%v", ZH: "%v"}
 	msgUnknownFlag    = Text{EN: "flag provided but not defined: -%s", ZH: "没有 -%s 这个选项"}
@@ -197,6 +215,7 @@ LAB 是实验的目录名、编号，或者名字的开头（带不带编号都�
 	msgStartExercise     = Text{EN: "  exercise %d: %s, in %s", ZH: "  练习 %d：%s（写在 %s 里）"}
 	msgStartNext         = Text{EN: "Read README.md, section \"%s\", then write the first exercise.\n  go run ./labs check %s    what still fails, and what to do next\n  go run ./labs watch %s    the same, again on every save", ZH: "先读 README.zh-CN.md 的「%s」一节，再写第一个练习。\n  go run ./labs check %s    还有什么没通过，下一步做什么\n  go run ./labs watch %s    同上，每次保存都再检查一次"}
 	msgResetRefuses      = Text{EN: "%s holds work of yours that reset would discard: %s.\nTo discard it: go run ./labs reset -force %s\nTo keep it, move it aside first, to a name that git ignores and go test ./... skips:\n  mv %s %s", ZH: "%s 里有你写的东西，reset 会把它们丢掉：%s。\n确定要丢掉：go run ./labs reset -force %s\n想留着，就先把它挪到一边，换一个 git 不跟踪、go test ./... 也会跳过的名字：\n  mv %s %s"}
+	msgCopyRecovered     = Text{EN: "Your copy of %s is back in %s: a reset that was stopped midway had set it aside.", ZH: "你的 %s 副本已经放回 %s：之前有一次 reset 中途被打断，把它暂时挪到了一边。"}
 	msgResetFresh        = Text{EN: "Reset %s: your copy is the starter again.", ZH: "已重置 %s：你的副本又回到了起始代码。"}
 	msgRememberFailed    = Text{EN: "note: %v", ZH: "注意：%v"}
 
@@ -214,7 +233,11 @@ LAB 是实验的目录名、编号，或者名字的开头（带不带编号都�
 	msgHintCodeHeader     = Text{EN: "Hint %d of %d, for the code of exercise %d (%s) in %s:", ZH: "第 %d 条提示（共 %d 条），针对练习 %d（%s）在 %s 里的代码："}
 	msgHintMore           = Text{EN: "Still stuck? go run ./labs hint %s gives the next.", ZH: "还是卡住了？go run ./labs hint %s 给出下一条。"}
 	msgHintLastAgain      = Text{EN: "That is the last hint.", ZH: "这是最后一条提示。"}
+	msgHintStuckHeader    = Text{EN: "Hint %d of %d, for your stuck run:", ZH: "第 %d 条提示（共 %d 条），针对你卡住的运行："}
+	msgHintRaceHeader     = Text{EN: "Hint %d of %d, for the data race that go test -race found:", ZH: "第 %d 条提示（共 %d 条），针对 go test -race 发现的数据竞争："}
+	msgHintAllPassNoRace  = Text{EN: "Every test of %s passes. go run ./labs check %s runs the race detector too, before it says Done.", ZH: "%s 的每个测试都通过了。go run ./labs check %s 还会运行竞态检测器，然后才说完成。"}
 	msgHintLines          = Text{EN: "The lab's own code for this exercise: %s.\ngo run ./labs solution %s shows how yours differs.", ZH: "实验里对应这个练习的代码：%s。\ngo run ./labs solution %s 会显示你的代码和它有哪些不同。"}
+	msgHintLinesAll       = Text{EN: "The lab's own code for its exercises: %s.\ngo run ./labs solution %s shows how yours differs.", ZH: "实验里对应各个练习的代码：%s。\ngo run ./labs solution %s 会显示你的代码和它有哪些不同。"}
 
 	// watch
 	msgWatching = Text{EN: "Watching %s; Ctrl-C ends it.", ZH: "正在监视 %s；按 Ctrl-C 结束。"}
@@ -235,6 +258,7 @@ LAB 是实验的目录名、编号，或者名字的开头（带不带编号都�
 	msgTOCNotStarted1 = Text{EN: "    not started: 1 exercise", ZH: "    未开始：1 个练习"}
 	msgTOCPasses      = Text{EN: "    ✓ exercise %d: %s", ZH: "    ✓ 练习 %d：%s"}
 	msgTOCFails       = Text{EN: "    ✗ exercise %d: %s: %s", ZH: "    ✗ 练习 %d：%s；没满足：%s"}
+	msgTOCStuck       = Text{EN: "    ✗ exercise %d: %s: your run is stuck", ZH: "    ✗ 练习 %d：%s：你的运行卡住了"}
 	msgTOCBuild       = Text{EN: "    ✗ does not compile", ZH: "    ✗ 编译不通过"}
 	msgTOCExited      = Text{EN: "    ✗ exits before any test runs", ZH: "    ✗ 还没运行任何测试就退出了"}
 	msgTOCHung        = Text{EN: "    ✗ never gets to its tests", ZH: "    ✗ 一直没有开始运行测试"}
@@ -249,4 +273,36 @@ LAB 是实验的目录名、编号，或者名字的开头（带不带编号都�
 	msgTOCNextStart   = Text{EN: "Next: go run ./labs start %s", ZH: "下一步：go run ./labs start %s"}
 	msgTOCNextCheck   = Text{EN: "Next: go run ./labs check %s", ZH: "下一步：go run ./labs check %s"}
 	msgTOCAllDone     = Text{EN: "Every lab with exercises passes.", ZH: "每个有练习的实验都通过了。"}
+)
+
+// The hints about a stuck run and a data race that no typical mistake of
+// the lab explains: a typical mistake has hints of its own. hint adds the
+// lab's lines as the last.
+var (
+	stuckHints = map[stuckKind][]Text{
+		stuckWaits: {
+			Text{EN: "Every goroutine of the run waits for another, so none can go on. check lists\nwhere each waits. For each, ask which goroutine should wake it: who receives\nwhat it sends, who sends what it receives, who calls Done or Unlock. If that\ngoroutine is in the list too, or has returned, nothing ever will.",
+				ZH: "这次运行的每个 goroutine 都在等另一个，所以谁也走不下去。check 列出了它们各自\n等待的地方。对每一处都问一问：该由哪个 goroutine 来唤醒它？谁来接收它发送的，\n谁来发送它要接收的，谁来调用 Done 或 Unlock？如果那个 goroutine 也在这张单子上，\n或者已经返回了，就永远没人来唤醒它。"},
+			Text{EN: "The usual causes: a send on an unbuffered channel before anyone receives, as\nwhen a loop calls wg.Wait() before it reads the channel the goroutines send\non; a receive that expects more values than are sent; a goroutine that returns\nearly without sending; a mutex locked twice.",
+				ZH: "常见的原因有：在有人接收之前就往无缓冲 channel 发送，比如循环先调用 wg.Wait()，\n再去读 goroutine 们发送用的 channel；接收的次数比发送的多；goroutine 没发送就\n提前返回了；同一把互斥锁锁了两次。"},
+		},
+		stuckLock: {
+			Text{EN: "A goroutine waits to lock a mutex that nobody unlocks. Does a function return\nwhile it holds the lock, on an early return or an error? defer mu.Unlock(),\nright after mu.Lock(), unlocks it on every return.",
+				ZH: "有个 goroutine 在等一把没人解开的互斥锁。是不是有函数拿着锁就返回了，比如提前\nreturn 或者出错返回？紧跟在 mu.Lock() 后面写 defer mu.Unlock()，函数无论从哪里\n返回都会解锁。"},
+			Text{EN: "A goroutine that holds a mutex and locks it again waits for itself: Go's\nmutexes are not reentrant. Does a function that holds the lock call another\nthat takes it too?",
+				ZH: "已经拿着一把互斥锁的 goroutine 再去锁它，就是在等它自己：Go 的互斥锁不可重入。\n是不是有个拿着锁的函数，又调用了另一个也要拿这把锁的函数？"},
+		},
+		stuckSpins: {
+			Text{EN: "The test ran out of time, and no goroutine waited for another: most likely a\nloop that never ends, or one that spins, checking a variable, or polling a\nchannel with select and default, without ever waiting. check lists where the\ngoroutines were when the test was stopped: the first is most likely the loop.",
+				ZH: "测试超时了，却没有哪个 goroutine 在等另一个：多半是有个循环停不下来，或者一直\n空转：反复检查一个变量，或者用带 default 的 select 轮询 channel，从不真正等待。\ncheck 列出了测试被停下时各个 goroutine 所在的位置：第一个多半就是那个循环。"},
+			Text{EN: "Look at the loop at that line: does its condition ever change? Does each pass\ntake a step toward its end, such as a value received from a channel or a\ncounter that grows? To wait for another goroutine, receive from a channel or\ncall wg.Wait(); never spin on a variable.",
+				ZH: "看看那一行的循环：它的条件会变吗？每一遍都朝结束走了一步吗，比如从 channel 收\n到一个值，或者计数器加了一？要等另一个 goroutine，就从 channel 接收，或者调用\nwg.Wait()；不要在一个变量上空转。"},
+		},
+	}
+	raceHints = []Text{
+		Text{EN: "Two goroutines used the same memory at once, and at least one wrote: check\nshows the two accesses. Nothing orders them, so a run may see the old value,\nthe new one, or a broken one, and the tests pass only by luck.",
+			ZH: "两个 goroutine 同时用了同一块内存，至少有一个在写：check 列出了这两处访问。没\n有任何东西规定它们的先后，所以一次运行可能看到旧值、新值，或者一个坏掉的值，测\n试能通过只是运气好。"},
+		Text{EN: "Make the goroutines share nothing that one of them writes, unguarded: each\nwrites a slot of its own, in a slice made before they start, or hands its\nvalues over a channel; what they must share, such as a queue, they touch only\nwhile they hold its mutex. A variable that several goroutines append to, or\ncount with ++, races.",
+			ZH: "让这些 goroutine 不共享任何一个会被其中之一不加保护地写入的东西：每个只写自己\n的槽位（槽位所在的切片在它们启动之前就分配好），或者通过 channel 交出自己的值；\n必须共享的东西，比如一个队列，只在拿着它的互斥锁时才碰。几个 goroutine 一起\nappend 的变量，或者一起用 ++ 计数的变量，都会发生竞争。"},
+	}
 )

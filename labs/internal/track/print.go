@@ -11,8 +11,12 @@ import (
 
 // A printer writes the front door's messages in the learner's language.
 type printer struct {
-	w                        io.Writer
-	lang                     Lang
+	w    io.Writer
+	lang Lang
+	// langFlag is the -lang flag that keeps the learner's language in the
+	// commands the printer writes, as "-lang zh"; "" when the locale
+	// gives that language already (see withLang).
+	langFlag                 string
 	good, bad, strong, faint *color.Color
 }
 
@@ -40,12 +44,35 @@ func newPrinter(w io.Writer, lang Lang, colour bool) *printer {
 
 // say writes a message, formatted with args, and a newline.
 func (p *printer) say(t Text, args ...any) {
-	fmt.Fprintf(p.w, t.In(p.lang)+"\n", args...)
+	fmt.Fprintln(p.w, p.withLang(fmt.Sprintf(t.In(p.lang), args...)))
 }
 
 // sayIn writes a message in a colour.
 func (p *printer) sayIn(c *color.Color, t Text, args ...any) {
-	fmt.Fprintln(p.w, c.Sprintf(t.In(p.lang), args...))
+	fmt.Fprintln(p.w, c.Sprint(p.withLang(fmt.Sprintf(t.In(p.lang), args...))))
+}
+
+// frontDoor starts every command of the front door that a message gives:
+// "go run ./labs check 02-loop". The labs' own programs, "go run
+// ./labs/02-loop", are not the front door.
+const frontDoor = "go run ./labs "
+
+// withLang adds the learner's -lang to each command of the front door in
+// s, "go run ./labs -lang zh hint 02-loop", so that the command a learner
+// copies answers in the language they chose, whatever the locale says. A
+// command that has it already, as a message within a message does, keeps
+// it once.
+func (p *printer) withLang(s string) string {
+	if p.langFlag == "" {
+		return s
+	}
+	parts := strings.Split(s, frontDoor)
+	for i := 1; i < len(parts); i++ {
+		if !strings.HasPrefix(parts[i], p.langFlag+" ") {
+			parts[i] = p.langFlag + " " + parts[i]
+		}
+	}
+	return strings.Join(parts, frontDoor)
 }
 
 // text writes lines that come from go test and the learner's code, which

@@ -147,7 +147,8 @@ const aLab = `{
       "code": ["return nil"], "hints": [{"en": "h", "zh": "提示"}]}],
     "rules": [{"test": "TestA", "text": {"en": "rule", "zh": "规则"}, "hints": [{"en": "h", "zh": "提示"}]}]
   }],
-  "mistakes": [{"name": "m", "file": "a.go", "old": ["x", "y"], "new": "z", "rule": "TestA"}]
+  "mistakes": [{"name": "m", "file": "a.go", "old": ["x", "y"], "new": "z", "rule": "TestA",
+    "seen": ["want: 2"], "hints": [{"en": "mh", "zh": "错误提示"}]}]
 }`
 
 func TestExercisesAreData(t *testing.T) {
@@ -168,6 +169,9 @@ func TestExercisesAreData(t *testing.T) {
 	if m := l.Mistakes[0]; m.Old != "x\ny" || m.New != "z" {
 		t.Errorf("the mistake changes %q to %q, want %q to %q", m.Old, m.New, "x\ny", "z")
 	}
+	if m := l.Mistakes[0]; len(m.Seen) != 1 || len(m.Hints) != 1 || m.Hints[0].ZH != "错误提示" {
+		t.Errorf("the mistake is seen as %q, with the hints %v, want one of each", m.Seen, m.Hints)
+	}
 
 	for name, tt := range map[string]struct{ from, to, err string }{
 		"a misspelt field":    {`"idea"`, `"ideas"`, `unknown field "ideas"`},
@@ -176,16 +180,20 @@ func TestExercisesAreData(t *testing.T) {
     "rules"`, `1, "zh": "提示"}]}],
     "rules"`, "cannot unmarshal a text that is not a string or a list of lines into Go struct field Region.exercises.regions.hints"},
 		"broken JSON": {`"mistakes": [`, `"mistakes": [,`, "line 11: invalid character"},
-		"two values": {`"rule": "TestA"}]
-}`, `"rule": "TestA"}]
+		"two values": {`"hints": [{"en": "mh", "zh": "错误提示"}]}]
+}`, `"hints": [{"en": "mh", "zh": "错误提示"}]}]
 } {}`, "more than one JSON value"},
-		"no Chinese":            {`"zh": "规则"`, `"zh": ""`, "exercise e: rule TestA: text: needs an English text (en) and a Chinese one (zh)"},
-		"a rule without hints":  {`"text": {"en": "rule", "zh": "规则"}, "hints": [{"en": "h", "zh": "提示"}]`, `"text": {"en": "rule", "zh": "规则"}, "hints": []`, "exercise e: rule TestA: no hints"},
-		"code without hints":    {`"code": ["return nil"], "hints": [{"en": "h", "zh": "提示"}]`, `"code": ["return nil"]`, "exercise e: region e in a.go: no hints"},
-		"a bad ID":              {`"id": "e",`, `"id": "Bad ID",`, `exercise ID "Bad ID"`},
-		"a golden test":         {`"test": "TestA"`, `"test": "TestProgram/x"`, "the golden tests are every lab's last rule"},
-		"a mistake's rule":      {`"rule": "TestA"`, `"rule": "TestB"`, `mistake "m": needs`},
-		"an untranslated title": {`"title": {"en": "t", "zh": "题"}`, `"title": {"en": "t"}`, "exercise e: title: needs"},
+		"no Chinese":              {`"zh": "规则"`, `"zh": ""`, "exercise e: rule TestA: text: needs an English text (en) and a Chinese one (zh)"},
+		"a rule without hints":    {`"text": {"en": "rule", "zh": "规则"}, "hints": [{"en": "h", "zh": "提示"}]`, `"text": {"en": "rule", "zh": "规则"}, "hints": []`, "exercise e: rule TestA: no hints"},
+		"code without hints":      {`"code": ["return nil"], "hints": [{"en": "h", "zh": "提示"}]`, `"code": ["return nil"]`, "exercise e: region e in a.go: no hints"},
+		"a bad ID":                {`"id": "e",`, `"id": "Bad ID",`, `exercise ID "Bad ID"`},
+		"a golden test":           {`"test": "TestA"`, `"test": "TestProgram/x"`, "the golden tests are every lab's last rule"},
+		"a mistake's rule":        {`"rule": "TestA"`, `"rule": "TestB"`, `mistake "m": needs a rule of the lab, or race`},
+		"a mistake unseen":        {`"seen": ["want: 2"]`, `"seen": []`, `mistake "m": needs what check shows of it (seen)`},
+		"a mistake's hints":       {`"hints": [{"en": "mh", "zh": "错误提示"}]`, `"hints": [{"en": "mh"}]`, `mistake "m": hint 1: needs an English text (en) and a Chinese one (zh)`},
+		"a race and a rule":       {`"rule": "TestA"`, `"rule": "TestA", "race": true`, `mistake "m": a mistake that races breaks no rule`},
+		"a race in a lab without": {`"rule": "TestA"`, `"race": true`, `mistake "m": races, and the lab does not run the race detector`},
+		"an untranslated title":   {`"title": {"en": "t", "zh": "题"}`, `"title": {"en": "t"}`, "exercise e: title: needs"},
 	} {
 		if !strings.Contains(aLab, tt.from) {
 			t.Fatalf("%s: aLab does not hold %q", name, tt.from)

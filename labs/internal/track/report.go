@@ -1,6 +1,7 @@
 package track
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -46,6 +47,12 @@ func (r *report) write(p *printer, next string) {
 		return
 	}
 	p.lines("")
+	// A stuck run is the headline: whichever rule's test got stuck, the
+	// learner's first task is to find where, and why.
+	if f := r.stuckFinding(); f != nil {
+		r.writeStuck(p, f)
+		p.lines("")
+	}
 	first := r.firstFailing()
 	for i := range r.exercises {
 		e := &r.exercises[i]
@@ -78,24 +85,87 @@ func (r *report) write(p *printer, next string) {
 		if r.golden != nil {
 			p.sayIn(p.bad, msgGoldenFails, goldenRule.In(p.lang), r.golden.test)
 			r.writeFinding(p, r.golden)
-		} else {
-			p.sayIn(p.good, msgGoldenPasses, goldenRule.In(p.lang))
+			break
+		}
+		p.sayIn(p.good, msgGoldenPasses, goldenRule.In(p.lang))
+		switch {
+		case r.race != nil:
+			p.sayIn(p.bad, msgRaceFails, raceRule.In(p.lang))
+			r.writeFinding(p, r.race)
+		case r.raceNotRun != nil:
+			p.say(msgRaceNotRun, p.sprint(r.raceNotRun.text, r.raceNotRun.args...))
+		case r.raceChecked:
+			p.sayIn(p.good, msgRacePasses, raceRule.In(p.lang))
 		}
 	}
 	p.lines("")
 	r.writeNext(p, next)
 }
 
-// writeFinding prints what went wrong in a test.
+// stuckFinding returns the finding that check reports whose run got
+// stuck, or nil: the first failing exercise's, or, once the exercises
+// pass, that of the test outside them or of the golden test.
+func (r *report) stuckFinding() *finding {
+	var f *finding
+	switch first := r.firstFailing(); {
+	case first != nil:
+		f = first.finding
+	case r.other != nil:
+		f = r.other
+	case r.golden != nil:
+		f = r.golden
+	}
+	if f == nil || f.stuck == nil {
+		return nil
+	}
+	return f
+}
+
+// writeStuck prints the headline of a stuck run: how it is stuck, the
+// test, and where the goroutines wait or run in the copy.
+func (r *report) writeStuck(p *printer, f *finding) {
+	switch f.stuck.kind {
+	case stuckLock:
+		p.say(msgStuckLock, testTimeout, printable(f.test))
+	case stuckSpins:
+		p.say(msgStuckSpins, testTimeout, printable(f.test))
+	default:
+		p.say(msgStuckWaits, printable(f.test))
+	}
+	if f.stuck.unseen > 0 {
+		p.say(msgStuckUnseen, f.stuck.unseen)
+	}
+	places, hidden := shorten(f.stuck.places, maxStuckPlaces)
+	for _, pl := range places {
+		p.text("  " + pl)
+	}
+	if hidden > 0 {
+		p.lines("  " + p.moreLines(hidden, f.more))
+	}
+	if len(places) == 0 && f.stuck.unseen == 0 {
+		p.say(msgStuckNowhere)
+	}
+}
+
+// writeFinding prints what went wrong in a test. Of a stuck run, which the
+// headline shows, it says only so, and what else the test reported.
 func (r *report) writeFinding(p *printer, f *finding) {
 	if f.test != "" {
 		p.say(msgBrokenTest, printable(f.test))
 	}
-	if f.why.EN != "" {
+	found := f.found
+	switch {
+	case f.stuck != nil:
+		p.say(msgStuckAbove)
+		found = slices.DeleteFunc(slices.Clone(found), func(fd reported) bool { return len(fd.Stuck) > 0 })
+	case f.why.EN != "":
 		p.text("    " + p.sprint(f.why, f.whyArgs...))
 	}
-	lines := f.lines
-	for _, fd := range f.found {
+	var lines []string
+	if f.stuck == nil {
+		lines = f.lines
+	}
+	for _, fd := range found {
 		lines = append(lines, p.findingLines(fd)...)
 	}
 	lines, hidden := shorten(lines, failureLines)
@@ -198,11 +268,14 @@ func (r *report) writeNext(p *printer, next string) {
 		p.say(msgNextOther, printable(r.other.test), name)
 	case r.golden != nil:
 		p.say(msgNextGolden, name)
+	case r.race != nil:
+		p.say(msgNextRace)
+		p.say(msgNextHint, name)
+		if !r.watching {
+			p.say(msgNextWatch, name)
+		}
 	default:
 		p.sayIn(p.good, msgDone, name)
-		if r.lab.Race {
-			p.say(msgDoneRace, r.rel)
-		}
 		if next != "" {
 			if next == nextContents {
 				p.say(msgDoneContents)

@@ -111,10 +111,13 @@ func withoutTODOs(lab *Lab, name string, src []byte) []byte {
 	return []byte(strings.Join(out, "\n"))
 }
 
-// writeDiff prints a unified diff, in colour on a terminal.
+// writeDiff prints a unified diff, in colour on a terminal. Its lines come
+// from the learner's files, which may hold anything: they are escaped as
+// check's are (printable).
 func (s *session) writeDiff(diff string) {
 	p := s.out
 	for _, l := range strings.Split(strings.TrimSuffix(diff, "\n"), "\n") {
+		l = printable(l)
 		switch {
 		case strings.HasPrefix(l, "--- "), strings.HasPrefix(l, "+++ "):
 			l = p.strong.Sprint(l)

@@ -152,7 +152,7 @@ func (s *session) reset(ctx context.Context, lab *Lab) error {
 		return errFailed
 	}
 	// Move the old copy aside first: if anything fails, it is still there.
-	old, err := os.MkdirTemp(wb.work, "."+lab.Name+"-old-")
+	old, err := os.MkdirTemp(wb.work, "."+lab.Name+oldMark)
 	if err != nil {
 		return fmt.Errorf("reset %s: %w", lab.Name, err)
 	}
@@ -162,8 +162,11 @@ func (s *session) reset(ctx context.Context, lab *Lab) error {
 		return fmt.Errorf("reset %s: %w", lab.Name, err)
 	}
 	if err := s.writeStarter(lab, dir); err != nil {
-		os.Rename(aside, dir)
-		os.RemoveAll(old)
+		// Put the old copy back. If even that fails, it stays aside,
+		// where the next command puts it back (recoverCopy).
+		if os.Rename(aside, dir) == nil {
+			os.Remove(old)
+		}
 		return err
 	}
 	if err := os.RemoveAll(old); err != nil {

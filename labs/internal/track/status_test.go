@@ -77,7 +77,7 @@ func TestCheckSaysWhatItDoesWhileItRuns(t *testing.T) {
 		status: &statusLine{w: &status, lang: English},
 		getenv: english,
 	}
-	if _, err := s.checkOne(context.Background(), labOf(t, "01-no-loop"), true); err != nil {
+	if _, err := s.checkOne(context.Background(), labOf(t, "01-no-loop"), checkOptions{fresh: true, race: true}); err != nil {
 		t.Fatal(err)
 	}
 	if want := blanked("checking " + wb.rel(wb.copyDir("01-no-loop")) + " with go test…"); status.String() != want {

@@ -6,7 +6,9 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -179,4 +181,60 @@ func TestTheHelpsLanguageIsTheLastLangWhereverItComes(t *testing.T) {
 func firstLineOf(s string) string {
 	first, _, _ := strings.Cut(s, "\n")
 	return first
+}
+
+// TestTheNextCommandsKeepTheLearnersLanguage checks that the commands the
+// front door advises carry the -lang that chose a language the locale
+// would not give, so that the next command answers in it too, and carry
+// no -lang that the locale makes needless.
+func TestTheNextCommandsKeepTheLearnersLanguage(t *testing.T) {
+	for _, tt := range []struct {
+		env  func(string) string
+		args []string
+		flag string // the flag each command must carry, or ""
+	}{
+		{english, []string{"-lang", "zh"}, "-lang zh"},
+		{chinese, []string{"-lang", "en"}, "-lang en"},
+		{chinese, []string{"-lang", "zh"}, ""},
+		{english, nil, ""},
+	} {
+		wb := testWorkbook(t, false)
+		var said []string
+		for _, cmd := range [][]string{{"check", "02"}, {"start", "02"}, {"start", "02"}} {
+			res := runIn(t, wb, tt.env, append(slices.Clone(tt.args), cmd...)...)
+			said = append(said, res.stdout+res.stderr)
+		}
+		// A report that check prints, and the last hint, which names a
+		// command within a message.
+		lab := labOf(t, "02-loop")
+		var out bytes.Buffer
+		s := &session{wb: wb, out: newPrinter(&out, English, false), errOut: newPrinter(io.Discard, English, false)}
+		s.out.langFlag = tt.flag
+		r := &report{lab: lab, rel: "_mywork/02-loop", exercises: []exerciseResult{{exercise: &lab.Exercises[0], broken: 0, finding: &finding{why: msgNoMessage}}}}
+		r.write(s.out, "")
+		for range len(lab.Exercises[0].Rules[0].Hints) + 1 {
+			if err := s.hintFor(lab, r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		said = append(said, out.String())
+
+		commands := 0
+		for _, text := range said {
+			for _, part := range strings.Split(text, "go run ./labs ")[1:] {
+				commands++
+				switch {
+				case tt.flag == "" && strings.HasPrefix(part, "-lang"):
+					t.Errorf("with %q and the locale's LANG=%s, a command carries a -lang the locale makes needless: go run ./labs %s", tt.args, tt.env("LANG"), firstLineOf(part))
+				case tt.flag != "" && !strings.HasPrefix(part, tt.flag+" "):
+					t.Errorf("with %q and the locale's LANG=%s, a command lacks %s: go run ./labs %s", tt.args, tt.env("LANG"), tt.flag, firstLineOf(part))
+				case tt.flag != "" && strings.HasPrefix(part, tt.flag+" "+tt.flag):
+					t.Errorf("a command carries %s twice: go run ./labs %s", tt.flag, firstLineOf(part))
+				}
+			}
+		}
+		if commands < 5 {
+			t.Errorf("with %q, the front door advised %d commands, want at least 5 to check:\n%s", tt.args, commands, strings.Join(said, "\n"))
+		}
+	}
 }

@@ -102,7 +102,7 @@ func TestVerify(t *testing.T) {
 			targets = append(targets, target{lab: c.lab, dir: c.dir})
 		}
 	}
-	reports, err := checker.check(ctx, targets, true)
+	reports, err := checker.check(ctx, targets, checkOptions{fresh: true, race: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,6 +260,30 @@ func (v *verifier) plan(t *testing.T, lab *Lab) {
 			t.Errorf("the solution fails in a copy, want it to pass as in the lab:\n%s", text)
 		}
 	})
+	// Each mistake's first hint begins as no other hint of the lab does,
+	// so that a hint that holds its first line is the mistake's own.
+	firsts := map[string]string{}
+	note := func(what string, hints []Text) {
+		if len(hints) == 0 {
+			return
+		}
+		first := firstLine(hints[0].EN)
+		if other, ok := firsts[first]; ok {
+			t.Errorf("%s and %s begin their first hints alike, %q: want each mistake's first hint to be its own", other, what, first)
+		}
+		firsts[first] = what
+	}
+	for _, m := range lab.Mistakes {
+		note(fmt.Sprintf("mistake %q", m.Name), m.Hints)
+	}
+	for _, e := range lab.Exercises {
+		for _, r := range e.Rules {
+			note("rule "+r.Test, r.Hints)
+		}
+	}
+	if lab.Race && !slices.ContainsFunc(lab.Mistakes, func(m Mistake) bool { return m.Race }) {
+		t.Errorf("check runs the race detector on the lab (race), and none of its typical mistakes races: want one, to prove that check finds a race")
+	}
 	for i, m := range lab.Mistakes {
 		v.planMistake(t, lab, fmt.Sprintf("mistake-%d", i+1), solution, found, m)
 	}
@@ -342,19 +366,50 @@ func (v *verifier) planMistake(t *testing.T, lab *Lab, kind string, solution fil
 	}
 	f[m.File] = []byte(strings.Replace(src, old, string(m.New), 1))
 	v.add(kind, lab, f, func(t *testing.T, r *report, text string) {
-		failing := r.firstFailing()
-		if failing == nil {
-			t.Fatalf("mistake %q: check does not find it, want it to:\n%s", m.Name, text)
+		if m.Race {
+			wantRace(t, m, r, text)
+		} else {
+			failing := r.firstFailing()
+			if failing == nil {
+				t.Fatalf("mistake %q: check does not find it, want it to:\n%s", m.Name, text)
+			}
+			rule := failing.exercise.Rules[failing.broken]
+			if rule.Test != m.Rule {
+				t.Errorf("mistake %q: check names the rule %s, want its rule, %s:\n%s", m.Name, rule.Test, m.Rule, text)
+				return
+			}
+			if f := r.stuckFinding(); f != nil {
+				stuck, broken := strings.Index(text, "✗ Your run is stuck: "), strings.Index(text, "broken rule (")
+				if stuck < 0 || broken < stuck {
+					t.Errorf("mistake %q: the run is stuck, and check's headline does not say so before the rule:\n%s", m.Name, text)
+				}
+				if len(f.stuck.places) == 0 || !strings.HasPrefix(f.stuck.places[0], r.rel+"/"+m.File+":") {
+					t.Errorf("mistake %q: the run is stuck, and check's first place, %q, is not in the file of the mistake, %s:\n%s", m.Name, f.stuck.places, m.File, text)
+				}
+			}
 		}
-		rule := failing.exercise.Rules[failing.broken]
-		if rule.Test != m.Rule {
-			t.Errorf("mistake %q: check names the rule %s, want its rule, %s:\n%s", m.Name, rule.Test, m.Rule, text)
-			return
-		}
+		// hint follows the mistake: its own first hint, whose first line
+		// is the lab's only hint that begins so (plan checks it).
 		hint := v.hint(t, lab, r)
-		wantContains(t, hint, rule.Text.EN, "mistake %q: hint is about the rule check names", m.Name)
-		wantContains(t, hint, "\n  "+firstLine(rule.Hints[0].EN), "mistake %q: hint gives its rule's first hint", m.Name)
+		wantContains(t, hint, "\n  "+firstLine(m.Hints[0].EN), "mistake %q: hint gives the mistake's own first hint; check shows\n%s\nand hint gives", m.Name, text)
 	})
+}
+
+// wantRace checks that check found the race of a mistake that races, and
+// only it: every rule passes, and the race detector names a line of the
+// mistake's file.
+func wantRace(t *testing.T, m Mistake, r *report, text string) {
+	t.Helper()
+	switch {
+	case r.raceNotRun != nil:
+		t.Fatalf("mistake %q: the race detector cannot run here, so the proof that check finds the race cannot be made:\n%s", m.Name, text)
+	case !r.exercisesPass() || !r.checkedAll || r.other != nil || r.golden != nil:
+		t.Fatalf("mistake %q: races, and want every other check to pass, as the race detector is check's last:\n%s", m.Name, text)
+	case r.race == nil:
+		t.Fatalf("mistake %q: check does not find the race, want it to:\n%s", m.Name, text)
+	}
+	wantContains(t, text, "✗ "+raceRule.EN, "mistake %q: check names the race detector's check", m.Name)
+	wantContains(t, text, r.rel+"/"+m.File+":", "mistake %q: check names the lines of the race in the mistake's file", m.Name)
 }
 
 // planCompileErrors plans, for each region of the lab, a copy of the

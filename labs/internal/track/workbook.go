@@ -29,10 +29,12 @@ type workbook struct {
 	// vetted is true when every copy it checks has passed go vet already,
 	// as in the verification: go test then skips its own vet checks.
 	vetted bool
-	// testEnv and testFlags, if set, are added to the environment and the
-	// flags of every go test the workbook runs: grade gives each learner's
-	// tests a temporary directory of their own, and one package at a time.
-	testEnv, testFlags []string
+	// goTestStarted, if set, is called once go test has started: for a
+	// test that sends a signal while go test runs.
+	goTestStarted func()
+	// testFlags, if set, are added to the flags of every go test the
+	// workbook runs: grade's, which builds one package at a time.
+	testFlags []string
 }
 
 // timeout is go test's -timeout for a copy.

@@ -26,12 +26,13 @@ func TestYourCopies(t *testing.T) {
 	if len(targets) == 0 {
 		return
 	}
-	reports, err := wb.check(t.Context(), targets, false)
+	reports, err := wb.check(t.Context(), targets, checkOptions{})
 	if err != nil {
 		t.Fatalf("check your copies in %s: %v", wb.rel(wb.work), err)
 	}
 	lang := langFromEnv(os.Getenv)
 	for _, r := range reports {
+		wb.keptRace(r)
 		if r.passes() {
 			continue
 		}

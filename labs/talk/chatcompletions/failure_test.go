@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -222,9 +223,91 @@ func TestReplyGivesUpOnAServerThatStalls(t *testing.T) {
 				srv := startServer(t, stallAfter(first...))
 				start := time.Now()
 				err := failedReply(t, srv, Config{IdleTimeout: 90 * time.Second})
-				assert.Equal(t, "chat completions: the server sent nothing for 1m30s (the idle timeout)", err.Error())
+				assert.Equal(t, "chat completions: the server sent no data for 1m30s (the idle timeout)", err.Error())
 				assert.Equal(t, 90*time.Second, time.Since(start), "Reply gives up once the server has sent nothing for the idle timeout")
 			})
+		})
+	}
+}
+
+// trickle is a server that streams each of texts as a chunk of text, then
+// sends keep, which carries no data, once a second, a thousand times, then
+// nothing until the client hangs up.
+func trickle(keep string, texts ...string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		for _, text := range texts {
+			chunk, _ := json.Marshal(text)
+			_, _ = io.WriteString(w, `data: {"choices":[{"index":0,"delta":{"content":`+string(chunk)+`}}]}`+"\n\n")
+		}
+		w.(http.Flusher).Flush()
+		for range 1000 {
+			select {
+			case <-r.Context().Done():
+				return
+			case <-time.After(time.Second):
+			}
+			if _, err := io.WriteString(w, keep); err != nil {
+				return
+			}
+			w.(http.Flusher).Flush()
+		}
+		<-r.Context().Done()
+	}
+}
+
+// TestTheIdleTimeoutCountsOnlyData: a server that sends, once a second, a
+// blank line or a comment such as ": ping", which carry no data, does not
+// keep a request alive past the idle timeout. It kept it alive for as long
+// as it trickled. The text that arrived before stays.
+func TestTheIdleTimeoutCountsOnlyData(t *testing.T) {
+	for name, keep := range map[string]string{"a blank line": "\n", "a comment": ": ping\n", "an event without data": "event: ping\n\n"} {
+		for _, first := range [][]string{nil, {"Thinking", " hard"}} {
+			t.Run(fmt.Sprintf("%s, after %d chunks", name, len(first)), func(t *testing.T) {
+				synctest.Test(t, func(t *testing.T) {
+					srv := startServer(t, trickle(keep, first...))
+					start := time.Now()
+					var text strings.Builder
+					_, err := srv.model(t, Config{IdleTimeout: 3 * time.Second, APIKey: sentinelKey()}).Reply(context.Background(), fakemodel.Request{
+						Messages: weatherQuestion,
+						OnText:   func(s string) { text.WriteString(s) },
+					})
+					require.Error(t, err)
+					requireNoKey(t, err)
+					assert.Equal(t, "chat completions: the server sent no data for 3s (the idle timeout)", err.Error())
+					assert.Equal(t, 3*time.Second, time.Since(start), "Reply gives up once the server has sent no data for the idle timeout")
+					assert.Equal(t, strings.Join(first, ""), text.String(), "the text that arrived stays")
+					synctest.Wait()
+					srv.requireHungUp(t)
+				})
+			})
+		}
+	}
+}
+
+// TestARequestHasAnOverallBound: a server that sends a chunk of data every
+// second, for ever, ends the request at the request timeout, with one line
+// that says so; without one, it ran for as long as the server sent.
+func TestARequestHasAnOverallBound(t *testing.T) {
+	for _, tt := range []struct {
+		cfg  Config
+		want time.Duration
+	}{
+		{Config{RequestTimeout: 90 * time.Second}, 90 * time.Second},
+		{Config{}, DefaultRequestTimeout},
+	} {
+		synctest.Test(t, func(t *testing.T) {
+			endless := `data: {"choices":[{"index":0,"delta":{"content":"."}}]}` + "\n\n"
+			srv := startServer(t, trickle(endless))
+			start := time.Now()
+			tt.cfg.APIKey = sentinelKey()
+			_, err := srv.model(t, tt.cfg).Reply(context.Background(), fakemodel.Request{Messages: weatherQuestion})
+			require.Error(t, err)
+			requireNoKey(t, err)
+			assert.Equal(t, fmt.Sprintf("chat completions: no whole reply within %v (the request timeout)", tt.want), err.Error())
+			assert.Equal(t, tt.want, time.Since(start), "Reply gives up at the request timeout")
+			synctest.Wait()
+			srv.requireHungUp(t)
 		})
 	}
 }

@@ -29,13 +29,15 @@ func TestNewFillsInTheDefaultLimits(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, DefaultConnectTimeout, m.cfg.ConnectTimeout)
 	assert.Equal(t, DefaultIdleTimeout, m.cfg.IdleTimeout)
+	assert.Equal(t, DefaultRequestTimeout, m.cfg.RequestTimeout)
 	assert.Equal(t, int64(DefaultMaxResponseBytes), m.cfg.MaxResponseBytes)
 	assert.Equal(t, "http://localhost:11434/v1/chat/completions", m.endpoint.String(), "a trailing slash on the base URL makes no difference")
 
-	m, err = New(Config{BaseURL: "http://localhost:8080", ModelName: "any", ConnectTimeout: time.Second, IdleTimeout: time.Minute, MaxResponseBytes: 1000})
+	m, err = New(Config{BaseURL: "http://localhost:8080", ModelName: "any", ConnectTimeout: time.Second, IdleTimeout: time.Minute, RequestTimeout: time.Hour, MaxResponseBytes: 1000})
 	require.NoError(t, err)
 	assert.Equal(t, time.Second, m.cfg.ConnectTimeout)
 	assert.Equal(t, time.Minute, m.cfg.IdleTimeout)
+	assert.Equal(t, time.Hour, m.cfg.RequestTimeout)
 	assert.Equal(t, int64(1000), m.cfg.MaxResponseBytes)
 	assert.Equal(t, "http://localhost:8080/chat/completions", m.endpoint.String())
 }
@@ -84,7 +86,7 @@ func TestNewRejectsABadConfig(t *testing.T) {
 		{
 			name: "a negative limit",
 			cfg:  Config{BaseURL: DefaultBaseURL, ModelName: "m", IdleTimeout: -time.Second},
-			want: "chat completions: negative limit: connect timeout 0s, idle timeout -1s, max response bytes 0; use 0 for the default",
+			want: "chat completions: negative limit: connect timeout 0s, idle timeout -1s, request timeout 0s, max response bytes 0; use 0 for the default",
 		},
 	}
 	for _, tt := range tests {

@@ -23,8 +23,12 @@ import (
 // a broken server, and it is better named than skipped.
 type eventReader struct {
 	lines   *bufio.Scanner
+	split   lineSplitter
 	maxLine int
 	line    int // the number of the last line read, from 1
+	// idle, if not nil, is the request's idle timeout: it runs while next
+	// waits for an event with data, and not while its caller works on one.
+	idle *idleTimer
 }
 
 // An event is one server-sent event.
@@ -37,18 +41,22 @@ type event struct {
 // newEventReader returns an eventReader that reads r, with lines of at most
 // maxLine bytes.
 func newEventReader(r io.Reader, maxLine int) *eventReader {
-	lines := bufio.NewScanner(r)
+	er := &eventReader{lines: bufio.NewScanner(r), maxLine: maxLine}
 	// One more byte than the longest line, so that a reader with a size
 	// limit reports it first.
-	lines.Buffer(make([]byte, 0, 4096), maxLine+1)
-	lines.Split(scanLines)
-	return &eventReader{lines: lines, maxLine: maxLine}
+	er.lines.Buffer(make([]byte, 0, 4096), maxLine+1)
+	er.lines.Split(er.split.scanLines)
+	return er
 }
 
-// next returns the next event. At the end of the stream it returns io.EOF;
+// next returns the next event: it reads on past comments, blank lines and
+// events without data, which do not stop the idle timeout. At the end of the
+// stream it returns io.EOF;
 // an event that the end cuts off, without its blank line, is dropped, as
 // the rules say. Any other error is a read error or a malformed line.
 func (r *eventReader) next() (event, error) {
+	r.idle.resume()
+	defer r.idle.pause()
 	var ev event
 	var data [][]byte
 	for r.lines.Scan() {
@@ -93,25 +101,45 @@ func (r *eventReader) next() (event, error) {
 	return event{}, io.EOF
 }
 
+// A lineSplitter cuts the stream into lines. A long line arrives in many
+// pieces, and bufio.Scanner hands the split function the whole line so far
+// with each one; the splitter remembers how far it has looked, so that it
+// looks at each byte once, not once per piece: a line of 16 MiB in pieces
+// of 4 KiB would cost 32 GB of looking.
+type lineSplitter struct {
+	seen   int // bytes of the current line looked at, with no line end in them
+	looked int // bytes looked at in all, for the tests
+}
+
 // scanLines is a bufio.SplitFunc for the line ends of server-sent events:
 // "\r\n", "\n" or "\r". It drops a last line without its line end: the
 // event it belongs to has no blank line after it, so it is cut off anyway.
-func scanLines(data []byte, atEOF bool) (advance int, token []byte, err error) {
-	i := bytes.IndexAny(data, "\r\n")
+func (s *lineSplitter) scanLines(data []byte, atEOF bool) (advance int, token []byte, err error) {
+	s.looked += len(data) - s.seen
+	i := bytes.IndexAny(data[s.seen:], "\r\n")
+	if i >= 0 {
+		i += s.seen
+	}
 	switch {
 	case i < 0 && atEOF && len(data) > 0:
+		s.seen = 0
 		return len(data), nil, bufio.ErrFinalToken
 	case i < 0:
+		s.seen = len(data)
 		return 0, nil, nil
 	case data[i] == '\n':
+		s.seen = 0
 		return i + 1, data[:i], nil
 	case i+1 < len(data):
+		s.seen = 0
 		if data[i+1] == '\n' {
 			return i + 2, data[:i], nil
 		}
 		return i + 1, data[:i], nil
 	case atEOF:
+		s.seen = 0
 		return i + 1, data[:i], nil
 	}
-	return 0, nil, nil // a '\r' at the end: wait to see if '\n' follows
+	s.seen = i // a '\r' at the end: wait to see if '\n' follows
+	return 0, nil, nil
 }

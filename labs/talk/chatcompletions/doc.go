@@ -1,7 +1,9 @@
 // Package chatcompletions is a [fakemodel.Model] that asks a real model. It
 // speaks the Chat Completions API, POST {base URL}/chat/completions, which
 // OpenAI defined and which Ollama, LM Studio, llama.cpp's server and vLLM
-// serve too. It uses the standard library only.
+// serve too. It uses the standard library only. It lives beside the package
+// talk, whose -chat is what uses it; the package fakemodel and its other
+// subpackages hold only the stand-ins for a provider.
 //
 // # Step 2 crosses the network
 //
@@ -138,6 +140,14 @@
 // beginning of value". Sent back to the server in the history, they go as
 // {}, as described above.
 //
+// Arguments nest at most 10000 levels deep, the depth to which encoding/json
+// reads JSON; deeper ones fail the request at once, with a line that names
+// the call and the limit (the nesting limit). pi-ai states no bound: its
+// partial parser calls itself once per level until JavaScript's stack runs
+// out, a few thousand levels down, depending on the machine, and the
+// request that sends such arguments back fails. 1.2 million [ took it 11
+// seconds; here reading them takes milliseconds and little memory.
+//
 // # Failures and limits
 //
 // A request that fails is a Go error, as the [fakemodel.Model] contract
@@ -168,9 +178,16 @@
 // says "add /v1 to the base URL"; a server's error with a name and a
 // message, as {"error": "TypeError", "message": "..."}, shows both.
 //
-// Three limits keep a request from hanging or growing without end, each
-// with a default: [Config.ConnectTimeout], [Config.IdleTimeout] (the
-// longest the server may send nothing) and [Config.MaxResponseBytes].
+// Four limits keep a request from hanging or growing without end, each
+// with a default: [Config.ConnectTimeout]; [Config.IdleTimeout], the
+// longest the server may send no data, where blank lines and comments such
+// as ": ping" count as none; [Config.RequestTimeout], the longest a whole
+// request may take, however steadily the server sends; and
+// [Config.MaxResponseBytes]. Each ends the request with one line that names
+// it. Pi relies on OpenAI's SDK, whose timeout (10 minutes) bounds only the
+// wait for the response's headers, and on Node's fetch, which gives up on a
+// body that sends nothing for five minutes; a comment every minute keeps
+// such a request waiting for ever.
 //
 // The API key, if any, comes only from the OPENAI_API_KEY environment
 // variable, through [APIKeyFromEnv], and is sent as "Authorization:

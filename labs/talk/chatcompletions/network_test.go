@@ -86,13 +86,13 @@ func TestReplyOverARealConnectionNamesItsFailures(t *testing.T) {
 			name:    "a server that stalls before the response",
 			idle:    idle,
 			handler: stall(""),
-			want:    "chat completions: the server sent nothing for 50ms (the idle timeout)",
+			want:    "chat completions: the server sent no data for 50ms (the idle timeout)",
 		},
 		{
 			name:    "a server that stalls mid-stream",
 			idle:    idle,
 			handler: stall(`data: {"choices":[{"index":0,"delta":{"content":"Hmm"}}]}` + "\n\n"),
-			want:    "chat completions: the server sent nothing for 50ms (the idle timeout)",
+			want:    "chat completions: the server sent no data for 50ms (the idle timeout)",
 		},
 		{
 			name: "a server that drops the connection",

@@ -30,7 +30,7 @@ type piAi struct {
 }
 
 // readPiAi reads testdata/pi-ai.json.
-func readPiAi(t *testing.T) piAi {
+func readPiAi(t testing.TB) piAi {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", "pi-ai.json"))
 	require.NoError(t, err)
@@ -155,7 +155,7 @@ var unreadable = []string{
 // it is, to be refused by the loop.
 func TestArgumentsReadAsPiAiReadsThem(t *testing.T) {
 	for _, tt := range readPiAi(t).Arguments {
-		args, ok := readArguments(tt.Text)
+		args, ok, _ := readArguments(tt.Text)
 		if slices.Contains(unreadable, tt.Text) {
 			assert.False(t, ok, "%q cannot be read; pi-ai reads %s", tt.Text, tt.Arguments)
 			assert.Equal(t, tt.Text, string(args), "arguments that cannot be read stay as they are")

@@ -210,7 +210,7 @@ func TestReplyAssemblesTheStream(t *testing.T) {
 				assert.Equal(t, tt.chunks, chunks, "OnText receives each piece of text as it arrives")
 				assert.Equal(t, reply.Text, strings.Join(chunks, ""), "joined, the chunks are the reply's text")
 				for _, c := range reply.ToolCalls {
-					_, readable := readArguments(string(c.Arguments))
+					_, readable, _ := readArguments(string(c.Arguments))
 					assert.True(t, json.Valid(c.Arguments) || !readable, "a tool call's arguments are JSON, or a text that cannot be read as JSON: %s", c.Arguments)
 				}
 				synctest.Wait()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 )
 
@@ -24,13 +25,30 @@ import (
 //     then as repaired.
 //  4. If even that fails, pi-ai takes {}.
 //
-// The workbook follows steps 1 to 3, with one difference, on purpose: where
-// the partial parser had to leave out something it could not read, or text
-// after the value, in text that is not JSON cut off at the end, pi-ai runs
-// the tool with what was left, or with {} (step 4). The workbook does not
-// run a tool with arguments the model did not write: such arguments cannot
-// be read, and the loop's check of the arguments answers the call with an
-// error result that says what is wrong with them.
+// The workbook follows steps 1 to 3, with two differences, on purpose.
+// Where the partial parser had to leave out something it could not read, or
+// text after the value, in text that is not JSON cut off at the end, pi-ai
+// runs the tool with what was left, or with {} (step 4). The workbook does
+// not run a tool with arguments the model did not write: such arguments
+// cannot be read, and the loop's check of the arguments answers the call
+// with an error result that says what is wrong with them.
+//
+// And arguments nest at most maxNesting levels deep. pi-ai states no bound:
+// JSON.parse reads any depth, and partial-json calls itself once per level
+// until JavaScript's stack runs out, a few thousand levels down, a number
+// that depends on the machine; it keeps the arrays it had read by then, and
+// JSON.stringify fails on them when the next request sends them back. 1.2
+// million [ took it 11 seconds. Here deeper arguments fail the request, at
+// once, with one line that names the call and the limit (errTooDeep).
+
+// maxNesting is how deeply a tool call's arguments may nest: the depth to
+// which encoding/json reads JSON, so that arguments cut off at the end, which
+// the partial parser reads, read to the same depth as whole ones.
+const maxNesting = 10000
+
+// errTooDeep is the error of arguments nested more than maxNesting levels
+// deep.
+var errTooDeep = fmt.Errorf("nest more than %d levels deep (the nesting limit)", maxNesting)
 
 // A jsValue is a JSON value as JavaScript holds it after JSON.parse: nil,
 // a bool, a json.Number, a string, a []jsValue, a *jsObject, or a
@@ -60,34 +78,37 @@ type jsSpecial string
 // readArguments returns what the model's text of a tool call's arguments
 // means, as JSON, and whether it could be read (see the top of this file):
 // no text at all is {}; text that cannot be read comes back as it is, with
-// ok false.
-func readArguments(text string) (args []byte, ok bool) {
+// ok false. Its only error is errTooDeep.
+func readArguments(text string) (args []byte, ok bool, err error) {
 	if strings.TrimFunc(text, isJSSpace) == "" {
-		return []byte("{}"), true // some servers send nothing for a tool without parameters
+		return []byte("{}"), true, nil // some servers send nothing for a tool without parameters
 	}
 	if v, err := parseJSON(text); err == nil {
-		return encodeJS(v), true
+		return encodeJS(v), true, nil
 	}
 	repaired := repairJSON(text)
 	if repaired != text {
 		if v, err := parseJSON(repaired); err == nil {
-			return encodeJS(v), true
+			return encodeJS(v), true, nil
 		}
 	}
 	for _, t := range []string{text, repaired} {
 		v, clean, err := parsePartial(t)
+		if errors.Is(err, errTooDeep) {
+			return nil, false, err // the repair changes no bracket
+		}
 		if err != nil {
 			continue
 		}
 		if !clean && !isJSONStart(t) {
-			return []byte(text), false
+			return []byte(text), false, nil
 		}
 		if v == nil {
 			v = newJSObject() // pi-ai: partialParse(...) ?? {}
 		}
-		return encodeJS(v), true
+		return encodeJS(v), true, nil
 	}
-	return []byte(text), false
+	return []byte(text), false, nil
 }
 
 // isJSONStart reports whether text is the start of a JSON value, cut off
@@ -185,6 +206,24 @@ func parseJSON(text string) (jsValue, error) {
 	dec := json.NewDecoder(strings.NewReader(text))
 	dec.UseNumber()
 	return decodeJS(dec)
+}
+
+// parseScalar is parseJSON for the text of one string or number, which the
+// partial parser reads many of: it returns the value without a
+// json.Decoder, so that reading a long list of them takes little memory.
+func parseScalar(text string) (jsValue, error) {
+	if !json.Valid([]byte(text)) {
+		return nil, errors.New("not JSON")
+	}
+	switch t := strings.Trim(text, " \t\n\r"); {
+	case t[0] == '"':
+		var s string
+		err := json.Unmarshal([]byte(t), &s)
+		return s, err
+	case t[0] == '-' || '0' <= t[0] && t[0] <= '9':
+		return json.Number(t), nil
+	}
+	return parseJSON(text)
 }
 
 // decodeJS reads the next value from dec, which holds valid JSON.
@@ -309,6 +348,8 @@ type partialParser struct {
 	i     int
 	clean bool
 	steps int // a bound on the loops, which partial-json does not need
+	depth int // of the array or object being read; at most maxNesting
+	lastE int // the index of the text's last e, or -1
 }
 
 // A partialError is an error of the partial parser: partial-json's
@@ -325,7 +366,7 @@ func parsePartial(text string) (v jsValue, clean bool, err error) {
 	if text == "" {
 		return nil, false, partialError("empty")
 	}
-	p := &partialParser{s: text, clean: true}
+	p := &partialParser{s: text, clean: true, lastE: strings.LastIndexByte(text, 'e')}
 	v, err = p.parseAny()
 	if err != nil {
 		return nil, false, err
@@ -398,14 +439,14 @@ func (p *partialParser) parseStr() (jsValue, error) {
 	}
 	if p.at(p.i) == '"' {
 		p.i++
-		v, err := parseJSON(p.s[start : p.i-cut])
+		v, err := parseScalar(p.s[start : p.i-cut])
 		if err != nil {
 			return nil, partialError("malformed string")
 		}
 		return v, nil
 	}
 	// The end of the text cuts the string: close it.
-	if v, err := parseJSON(p.s[start:p.i-cut] + `"`); err == nil {
+	if v, err := parseScalar(p.s[start:p.i-cut] + `"`); err == nil {
 		return v, nil
 	}
 	// An escape that the end cut in two, or worse: partial-json cuts at
@@ -418,7 +459,24 @@ func (p *partialParser) parseStr() (jsValue, error) {
 	return v, nil
 }
 
+// enter counts one more level of nesting, for an array or an object, and
+// fails with errTooDeep beyond maxNesting: partial-json calls itself once
+// per level, and so does this parser. leave counts it back.
+func (p *partialParser) enter() error {
+	p.depth++
+	if p.depth > maxNesting {
+		return errTooDeep
+	}
+	return nil
+}
+
+func (p *partialParser) leave() { p.depth-- }
+
 func (p *partialParser) parseObj() (jsValue, error) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	defer p.leave()
 	p.i++ // the opening brace
 	p.skipBlank()
 	obj := newJSObject()
@@ -438,6 +496,9 @@ func (p *partialParser) parseObj() (jsValue, error) {
 		p.skipBlank()
 		p.i++ // the colon, or whatever stands in its place
 		value, err := p.parseAny()
+		if errors.Is(err, errTooDeep) {
+			return nil, err
+		}
 		if err != nil {
 			p.clean = false
 			return obj, nil
@@ -458,6 +519,10 @@ func (p *partialParser) parseObj() (jsValue, error) {
 }
 
 func (p *partialParser) parseArr() (jsValue, error) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	defer p.leave()
 	p.i++ // the opening bracket
 	list := []jsValue{}
 	for p.at(p.i) != ']' {
@@ -465,6 +530,9 @@ func (p *partialParser) parseArr() (jsValue, error) {
 			return list, nil
 		}
 		v, err := p.parseAny()
+		if errors.Is(err, errTooDeep) {
+			return nil, err
+		}
 		if err != nil {
 			p.clean = false
 			return list, nil
@@ -480,7 +548,7 @@ func (p *partialParser) parseArr() (jsValue, error) {
 }
 
 func (p *partialParser) parseNum() (jsValue, error) {
-	lastE := strings.LastIndexByte(p.s, 'e')
+	lastE := p.lastE
 	if p.i == 0 {
 		if p.s == "-" {
 			return nil, partialError("Not sure what '-' is")
@@ -502,11 +570,20 @@ func (p *partialParser) parseNum() (jsValue, error) {
 	for p.i < len(p.s) && strings.IndexByte(",]}", p.s[p.i]) < 0 {
 		p.i++
 	}
-	if v, err := parseJSON(p.s[start:p.i]); err == nil {
+	if v, err := parseScalar(p.s[start:p.i]); err == nil {
 		return v, nil
 	}
 	if p.s[start:p.i] == "-" {
 		return nil, partialError("Not sure what '-' is")
+	}
+	if lastE <= start {
+		// partial-json tries the text from the last e of the whole
+		// text, or from its start if it has no e, up to this number:
+		// never JSON, because that text starts with an e, or with the
+		// array or object this number is in, which is still open. Not
+		// trying it keeps a long list of such numbers from taking time
+		// that grows with the square of its length.
+		return nil, partialError("malformed number")
 	}
 	if v, err := parseJSON(jsSubstring(p.s, start, lastE)); err == nil {
 		p.clean = false

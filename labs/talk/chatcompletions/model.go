@@ -104,7 +104,24 @@ func (m *Model) reply(ctx context.Context, req fakemodel.Request) (fakemodel.Ass
 	if err != nil {
 		return fakemodel.AssistantMessage{}, err
 	}
-	httpReq, err := http.NewRequestWithContext(ctx, http.MethodPost, m.endpoint.String(), bytes.NewReader(body))
+	// The request's own context, which its timeouts cancel, with their
+	// error as the cause. ctx stays the caller's: only its cancellation is
+	// a Ctrl-C.
+	reqCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	sendCtx, idle, stop := m.watch(reqCtx, cancel)
+	defer stop()
+	reply, err := m.exchange(ctx, sendCtx, idle, body, req)
+	if err != nil && ctx.Err() == nil && reqCtx.Err() != nil {
+		err = context.Cause(reqCtx) // a timeout, whatever the read that noticed it says
+	}
+	return reply, err
+}
+
+// exchange sends the request body on sendCtx and reads the reply, with the
+// idle timeout idle running while it waits for the server.
+func (m *Model) exchange(ctx, sendCtx context.Context, idle *idleTimer, body []byte, req fakemodel.Request) (fakemodel.AssistantMessage, error) {
+	httpReq, err := http.NewRequestWithContext(sendCtx, http.MethodPost, m.endpoint.String(), bytes.NewReader(body))
 	if err != nil {
 		return fakemodel.AssistantMessage{}, err
 	}
@@ -127,6 +144,7 @@ func (m *Model) reply(ctx context.Context, req fakemodel.Request) (fakemodel.Ass
 		return fakemodel.AssistantMessage{}, fmt.Errorf("the server sent one JSON document, not a stream of events: %s", serverMessage(m.bodyStart(limited)))
 	}
 	events := newEventReader(limited, int(min(m.cfg.MaxResponseBytes, 1<<30)))
+	events.idle = idle
 	return readReply(ctx, events, m.cfg.APIKey, req.OnText, req.Messages)
 }
 
@@ -154,6 +172,7 @@ func (m *Model) failure(ctx context.Context, err error) error {
 	var (
 		connect  connectTimeoutError
 		idle     idleTimeoutError
+		whole    requestTimeoutError
 		tooLarge tooLargeError
 		dial     *net.OpError
 		urlErr   *url.Error
@@ -163,6 +182,8 @@ func (m *Model) failure(ctx context.Context, err error) error {
 		err = connect
 	case errors.As(err, &idle):
 		err = idle
+	case errors.As(err, &whole):
+		err = whole
 	case errors.As(err, &tooLarge):
 		err = tooLarge
 	case errors.As(err, &dial) && dial.Op == "dial":

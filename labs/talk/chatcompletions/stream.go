@@ -290,7 +290,12 @@ func (a *assembly) reply(key APIKey, history []fakemodel.Message) (fakemodel.Ass
 			// the fake models number theirs.
 			id = fmt.Sprintf("call_%d", earlier+i+1)
 		}
-		reply.ToolCalls = append(reply.ToolCalls, fakemodel.ToolCall{ID: id, Name: key.redact(c.name), Arguments: arguments(key, c.args.String())})
+		name := key.redact(c.name)
+		args, err := arguments(key, c.args.String())
+		if err != nil {
+			return fakemodel.AssistantMessage{}, fmt.Errorf("the arguments of tool call %s (%s) %w", cut(id), cut(name), err)
+		}
+		reply.ToolCalls = append(reply.ToolCalls, fakemodel.ToolCall{ID: id, Name: name, Arguments: args})
 	}
 	return reply, nil
 }
@@ -302,20 +307,23 @@ func (a *assembly) reply(key APIKey, history []fakemodel.Message) (fakemodel.Ass
 // that cannot be read stay the text the model wrote, which is not JSON:
 // the loop's check of the arguments answers the call with an error that
 // says what is wrong with them. Either way the key is redacted, from the
-// strings the arguments hold, escaped or not.
-func arguments(key APIKey, text string) json.RawMessage {
-	args, ok := readArguments(text)
-	if !ok {
-		return json.RawMessage(key.redact(text))
-	}
-	if !key.IsSet() {
-		return args
+// strings the arguments hold, escaped or not. Arguments nested more than
+// maxNesting levels deep are an error, errTooDeep.
+func arguments(key APIKey, text string) (json.RawMessage, error) {
+	args, ok, err := readArguments(text)
+	switch {
+	case err != nil:
+		return nil, err
+	case !ok:
+		return json.RawMessage(key.redact(text)), nil
+	case !key.IsSet():
+		return args, nil
 	}
 	v, err := parseJSON(string(args))
 	if err != nil {
-		return json.RawMessage(key.redact(string(args)))
+		return json.RawMessage(key.redact(string(args))), nil
 	}
-	return encodeJS(mapStrings(v, key.redact))
+	return encodeJS(mapStrings(v, key.redact)), nil
 }
 
 // reportedError returns the message of a chunk that reports an error in a

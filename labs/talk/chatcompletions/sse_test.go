@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -62,6 +63,20 @@ func TestEventReaderFollowsTheServerSentEventsFormat(t *testing.T) {
 	}
 }
 
+// TestALongLineIsLookedAtOnce: a long line that arrives in many small
+// pieces, as a long tool call does over a network, is looked through once.
+// It was looked through again from its start with each piece, so that the
+// work grew with the square of its length: a line of 16 MiB in pieces of 4
+// KiB took 32 GB of looking, and here, a byte at a time, 500 GB.
+func TestALongLineIsLookedAtOnce(t *testing.T) {
+	stream := "data: " + strings.Repeat("x", 1<<20) + "\r\n\r\n"
+	r := newEventReader(iotest.OneByteReader(strings.NewReader(stream)), 2<<20)
+	ev, err := r.next()
+	require.NoError(t, err)
+	assert.Len(t, ev.data, 1<<20)
+	assert.LessOrEqual(t, r.split.looked, 2*len(stream), "the bytes the reader looked at to find the line ends: each once, the few after a line end twice")
+}
+
 func TestEventReaderRejectsALineThatIsNoField(t *testing.T) {
 	_, err := readEvents(t, "data: a\n\nHTTP/1.1 200 OK\n\n")
 	require.Error(t, err)
@@ -107,7 +122,7 @@ func FuzzReadReply(f *testing.F) {
 			if c.ID == "" {
 				t.Fatalf("a tool call without an ID: %+v", c)
 			}
-			if _, readable := readArguments(string(c.Arguments)); !json.Valid(c.Arguments) && readable {
+			if _, readable, _ := readArguments(string(c.Arguments)); !json.Valid(c.Arguments) && readable {
 				t.Fatalf("arguments that are not JSON, but could be read: %s", c.Arguments)
 			}
 		}

@@ -21,6 +21,12 @@ const (
 	// for a minute before its first word: it reads the whole history
 	// first, and the first request may wait for the model to load.
 	DefaultIdleTimeout = 2 * time.Minute
+	// DefaultRequestTimeout is the time OpenAI's SDK, which pi-ai uses,
+	// gives a request by default. There it bounds only the wait for the
+	// response's headers, and a stream may go on for ever; here it bounds
+	// the whole request, from the connection to the reply's end, which a
+	// reply of a few thousand words from a slow model still fits in.
+	DefaultRequestTimeout = 10 * time.Minute
 	// DefaultMaxResponseBytes is far more than a reply needs: each word of
 	// a streamed reply costs about 200 bytes of JSON.
 	DefaultMaxResponseBytes = 16 << 20
@@ -44,10 +50,16 @@ type Config struct {
 	// ConnectTimeout bounds connecting to the server, TLS handshake
 	// included. Zero means DefaultConnectTimeout.
 	ConnectTimeout time.Duration
-	// IdleTimeout is the longest the server may send nothing: while the
-	// model reads the history before its first word, and between two
-	// chunks of its reply. Zero means DefaultIdleTimeout.
+	// IdleTimeout is the longest the server may send no data, once the
+	// request is sent: while the model reads the history before its first
+	// word, and between two chunks of its reply. Blank lines and comments such as ": ping",
+	// which servers send to keep a connection open, are no data. Zero
+	// means DefaultIdleTimeout.
 	IdleTimeout time.Duration
+	// RequestTimeout is the longest a whole request may take, from
+	// connecting to the reply's end, however steadily the server sends.
+	// Zero means DefaultRequestTimeout.
+	RequestTimeout time.Duration
 	// MaxResponseBytes caps the size of one response, as it arrives
 	// before decoding. Zero means DefaultMaxResponseBytes.
 	MaxResponseBytes int64
@@ -133,6 +145,9 @@ func (c Config) withDefaults() Config {
 	if c.IdleTimeout == 0 {
 		c.IdleTimeout = DefaultIdleTimeout
 	}
+	if c.RequestTimeout == 0 {
+		c.RequestTimeout = DefaultRequestTimeout
+	}
 	if c.MaxResponseBytes == 0 {
 		c.MaxResponseBytes = DefaultMaxResponseBytes
 	}
@@ -144,8 +159,8 @@ func (c Config) endpoint() (*url.URL, error) {
 	if strings.TrimSpace(c.ModelName) == "" {
 		return nil, errors.New("no model name: name the model the server should run, such as one that `ollama list` shows")
 	}
-	if c.ConnectTimeout < 0 || c.IdleTimeout < 0 || c.MaxResponseBytes < 0 {
-		return nil, fmt.Errorf("negative limit: connect timeout %v, idle timeout %v, max response bytes %d; use 0 for the default", c.ConnectTimeout, c.IdleTimeout, c.MaxResponseBytes)
+	if c.ConnectTimeout < 0 || c.IdleTimeout < 0 || c.RequestTimeout < 0 || c.MaxResponseBytes < 0 {
+		return nil, fmt.Errorf("negative limit: connect timeout %v, idle timeout %v, request timeout %v, max response bytes %d; use 0 for the default", c.ConnectTimeout, c.IdleTimeout, c.RequestTimeout, c.MaxResponseBytes)
 	}
 	raw := strings.TrimSpace(c.BaseURL)
 	if !strings.Contains(raw, "://") {
