@@ -261,9 +261,11 @@ func (t *classTree) firstMissing(l *learner) string {
 	}
 	slices.Sort(all)
 	for _, rel := range all {
-		if _, err := os.ReadFile(filepath.Join(t.root, filepath.FromSlash(rel))); err != nil {
+		f, err := os.Open(filepath.Join(t.root, filepath.FromSlash(rel)))
+		if err != nil {
 			return rel
 		}
+		f.Close()
 	}
 	return "."
 }

@@ -153,6 +153,9 @@ func (s *session) gradedLabs(list string) ([]*Lab, error) {
 			labs = append(labs, lab)
 		}
 	}
+	if len(labs) == 0 {
+		return nil, errors.New("grade: no lab has exercises")
+	}
 	return labs, nil
 }
 

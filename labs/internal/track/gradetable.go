@@ -33,7 +33,7 @@ func writeTable(p *printer, class []*learner, entries []gradeEntry, labs []*Lab)
 	rows := [][]string{header}
 	full := [][]bool{make([]bool, len(header))}
 	for i, l := range class {
-		row := []string{truncateColumns(l.name, maxNameColumns)}
+		row := []string{truncateColumns(printable(l.name), maxNameColumns)}
 		rowFull := []bool{false}
 		for _, ll := range l.labs {
 			score, max := 0, 0
@@ -94,7 +94,7 @@ func writeTable(p *printer, class []*learner, entries []gradeEntry, labs []*Lab)
 
 	var why []string
 	for i, l := range class {
-		name := truncateColumns(l.name, maxNameColumns)
+		name := truncateColumns(printable(l.name), maxNameColumns)
 		if l.outside != "" || l.failed != "" {
 			why = append(why, "  "+name+" · "+entries[i].Tests[0].Output)
 			continue
