@@ -363,10 +363,10 @@ func (g *grader) run(ctx context.Context, l *learner) error {
 
 // warmUp compiles, once, in the tree, the packages that the graded labs
 // and their tests import, other than the standard library's: the
-// workbook's own (fakemodel, expected, labs/cli, …) and the modules'. The
-// learners' go tests then find them in the build cache. Without it, the
-// first learners, graded at once, would each compile them at the same
-// time.
+// workbook's own (fakemodel, expected, labs/cli, …) and the modules'; for
+// the race detector too, when a lab needs it. The learners' go tests then
+// find them in the build cache. Without it, the first learners, graded at
+// once, would each compile them at the same time.
 func (t *classTree) warmUp(ctx context.Context, labs []*Lab) error {
 	list := []string{"list", "-deps", "-test", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}"}
 	var mine []string
@@ -387,7 +387,19 @@ func (t *classTree) warmUp(ctx context.Context, labs []*Lab) error {
 	if len(build) == 1 {
 		return nil
 	}
-	_, err = t.goCommand(ctx, build...)
+	if _, err := t.goCommand(ctx, build...); err != nil {
+		return err
+	}
+	// check runs the race detector on the copies of a lab with Race that
+	// pass everything else: the same packages, built for it.
+	if !slices.ContainsFunc(labs, func(lab *Lab) bool { return lab.Race }) {
+		return nil
+	}
+	wb := &workbook{root: t.root}
+	if wb.raceUnavailable(ctx) != nil {
+		return nil
+	}
+	_, err = t.goCommand(ctx, slices.Insert(build, 1, raceFlag)...)
 	return err
 }
 
