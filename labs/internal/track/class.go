@@ -145,9 +145,10 @@ func (s *session) readCopies(l *learner, arg, dir string, mywork bool, labs []*L
 		return false
 	}
 	found := false
+	from := relFrom(arg, dir)
 	for _, e := range entries {
 		name := e.Name()
-		shown := printable(filepath.Join(arg, relFrom(arg, dir), name))
+		shown := printable(filepath.Join(arg, from, name))
 		known := slices.Contains(s.wb.labs, name)
 		switch {
 		case strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_"):

@@ -127,25 +127,22 @@ func (s *session) gradeClass(ctx context.Context, class []*learner, labs []*Lab)
 // exercises.
 func (s *session) gradedLabs(list string) ([]*Lab, error) {
 	lang, stderr := s.errOut.lang, s.errOut.w
-	var names []string
-	if list == "" {
-		names = s.wb.labs
-	}
-	for _, arg := range strings.Split(list, ",") {
-		if list == "" {
-			break
+	names := s.wb.labs
+	if list != "" {
+		names = nil
+		for _, arg := range strings.Split(list, ",") {
+			name, matches := s.wb.resolve(strings.TrimSpace(arg))
+			switch {
+			case name == "" && len(matches) == 0:
+				return nil, usage(s.wb, lang, stderr, msgUnknownLab, arg)
+			case name == "":
+				return nil, usage(s.wb, lang, stderr, msgAmbiguousLab, arg, strings.Join(matches, msgListComma.In(lang)))
+			case s.wb.lab(name) == nil:
+				s.errOut.say(msgNoExercises, name, name)
+				return nil, errUsage
+			}
+			names = append(names, name)
 		}
-		name, matches := s.wb.resolve(strings.TrimSpace(arg))
-		switch {
-		case name == "" && len(matches) == 0:
-			return nil, usage(s.wb, lang, stderr, msgUnknownLab, arg)
-		case name == "":
-			return nil, usage(s.wb, lang, stderr, msgAmbiguousLab, arg, strings.Join(matches, msgListComma.In(lang)))
-		case s.wb.lab(name) == nil:
-			s.errOut.say(msgNoExercises, name, name)
-			return nil, errUsage
-		}
-		names = append(names, name)
 	}
 	var labs []*Lab
 	for _, name := range s.wb.labs {
