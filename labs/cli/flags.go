@@ -16,6 +16,14 @@ type FlagSet struct {
 	about string
 	// oneOf are groups of flags of which a command line may give only one.
 	oneOf []oneOf
+	// needs are flags that only make sense with another one.
+	needs []need
+}
+
+// A need is a flag that others only make sense with, and why.
+type need struct {
+	name, why string
+	others    []string
 }
 
 // A oneOf is a group of flags of which a command line may give only one,
@@ -74,6 +82,11 @@ func (fs *FlagSet) Parse(args []string, stdout, stderr io.Writer) error {
 			return fs.Refuse(stderr, "%s cannot go together: %s", strings.Join(both, " and "), group.why)
 		}
 	}
+	for _, n := range fs.needs {
+		if err := fs.Requires(stderr, n.name, n.why, n.others...); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -83,6 +96,14 @@ func (fs *FlagSet) Parse(args []string, stdout, stderr io.Writer) error {
 // cannot go together: why". A name that is no flag of fs is never given.
 func (fs *FlagSet) OneOf(why string, names ...string) {
 	fs.oneOf = append(fs.oneOf, oneOf{why: why, names: names})
+}
+
+// Needs declares flags that only make sense with the flag name, such as a
+// setting of what name makes; why says why. Parse refuses a command line
+// that gives any of others without name: "-a needs -name: why", as
+// Requires does after Parse.
+func (fs *FlagSet) Needs(name, why string, others ...string) {
+	fs.needs = append(fs.needs, need{name: name, why: why, others: others})
 }
 
 // Refuse reports a mistake in the command line: it prints the mistake, then
