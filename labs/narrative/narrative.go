@@ -20,6 +20,7 @@
 package narrative
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -27,6 +28,7 @@ import (
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/diagram"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/stepper"
 	"github.com/fatih/color"
 )
 
@@ -34,8 +36,10 @@ import (
 type Printer struct {
 	w                                 io.Writer
 	label, turn, good, warn, bad, dim *color.Color
-	// draw, if set, draws the runs instead (Output).
+	// draw, if set, draws the runs instead (Output); page, if set, is
+	// draw too, the page of -html.
 	draw diagram.Picture
+	page *stepper.Page
 }
 
 // NewPrinter returns a printer for w. It colours its output only when w is a
@@ -109,6 +113,25 @@ func (p *Printer) AgentState(history int, steering, followUp []fakemodel.Message
 		return
 	}
 	p.Line(text)
+}
+
+// Finish ends the lab's output. With -html it writes the page and says
+// where (package stepper); otherwise everything is written already.
+func (p *Printer) Finish() error {
+	if p.page == nil {
+		return nil
+	}
+	return p.page.Write()
+}
+
+// WatchRequests returns ctx, or with -html a copy of it through which a
+// model hands the page each request it gets (fakemodel.WithOnRequest): the
+// page shows what the model was sent in each turn.
+func (p *Printer) WatchRequests(ctx context.Context) context.Context {
+	if p.page == nil {
+		return ctx
+	}
+	return fakemodel.WithOnRequest(ctx, p.page.Request)
 }
 
 // Warn returns text painted as a warning.

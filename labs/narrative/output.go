@@ -5,15 +5,19 @@ import (
 
 	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/diagram"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/stepper"
 	"github.com/fatih/color"
 )
 
 // An Output is how a lab shows its runs: as the narrative, or, with
 // -diagram or -timeline, as a picture that package diagram draws from the
-// same beats. Define its flags with Flags, and get its printer with
-// Printer: the lab's narrate.go then draws as it narrates.
+// same beats, or, with -html, as a page to step through (package
+// stepper). Define its flags with Flags, and get its printer with Printer:
+// the lab's narrate.go then draws as it narrates. Call the printer's Finish
+// when the lab is done.
 type Output struct {
 	diagram, timeline bool
+	page              stepper.Options
 }
 
 // Flags defines -diagram and -timeline on fs. Each prints the runs instead
@@ -23,18 +27,24 @@ func (o *Output) Flags(fs *cli.FlagSet) {
 	fs.BoolVar(&o.diagram, "diagram", false, diagram.DiagramUsage)
 	fs.BoolVar(&o.timeline, "timeline", false, diagram.TimelineUsage)
 	fs.OneOf("each prints the run instead of the narrative", "trace", "diagram", "timeline")
+	o.page.Flags(fs)
 }
 
 // Printer returns the printer of a lab's runs, written to w: the
-// narrative's, or, with -diagram, a sequence diagram's, and with -timeline
-// a Gantt chart's. A picture has no colours.
+// narrative's, or, with -diagram, a sequence diagram's, with -timeline a
+// Gantt chart's, and with -html a page's, which it writes at Finish. A
+// picture has no colours.
 func (o Output) Printer(w io.Writer) *Printer {
 	var draw diagram.Picture
+	var page *stepper.Page
 	switch {
 	case o.diagram:
 		draw = diagram.NewSequence(w)
 	case o.timeline:
 		draw = diagram.NewTimeline(w)
+	case o.page.Wanted():
+		page = o.page.Events(w)
+		draw = page
 	default:
 		return NewPrinter(w)
 	}
@@ -43,6 +53,6 @@ func (o Output) Printer(w io.Writer) *Printer {
 		c.DisableColor()
 		return c
 	})
-	p.draw = draw
+	p.draw, p.page = draw, page
 	return p
 }

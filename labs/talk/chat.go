@@ -92,6 +92,10 @@ func (o Options) Check(fs *cli.FlagSet, stderr io.Writer) error {
 	if err := fs.Excludes(stderr, "chat", "a scenario file scripts a whole session, the user's part too", "scenario"); err != nil {
 		return err
 	}
+	if err := fs.Excludes(stderr, "chat", "a page is made from a run that replays: record the session with -record FILE, "+
+		"then write its page with -scenario FILE -html PAGE", "html"); err != nil {
+		return err
+	}
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	switch {
