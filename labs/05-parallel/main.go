@@ -3,7 +3,7 @@
 // so that the batch takes as long as its slowest call, while the model still
 // receives the results in the order of its calls.
 //
-//	go run ./labs/05-parallel [-sequential] [-trace | -diagram | -timeline] [-max-turns N]
+//	go run ./labs/05-parallel [-sequential] [-trace | -diagram | -timeline | -html FILE] [-max-turns N]
 package main
 
 import (
@@ -66,6 +66,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		},
 	}
 	p := opts.out.Printer(stdout)
+	ctx = p.WatchRequests(ctx) // with -html, the page shows each request
 	for i, part := range parts {
 		part.cfg.MaxTurns = int(opts.maxTurns)
 		part.cfg.Sequential = opts.sequential
@@ -91,5 +92,5 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return cli.ErrInterrupted
 		}
 	}
-	return nil
+	return p.Finish()
 }

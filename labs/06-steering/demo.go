@@ -96,5 +96,5 @@ func runDemo(ctx context.Context, stdout, stderr io.Writer, opts options) error 
 			return err
 		}
 	}
-	return nil
+	return s.Printer.Finish()
 }

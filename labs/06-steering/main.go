@@ -3,8 +3,8 @@
 // messages keep it going when it would stop, and nothing typed is lost. The
 // loop becomes Pi's two-level runLoop.
 //
-//	go run ./labs/06-steering [-queue-mode one-at-a-time|all] [-trace | -diagram | -timeline] [-sequential]
-//	go run ./labs/06-steering -scenario FILE [-trace | -diagram | -timeline]
+//	go run ./labs/06-steering [-queue-mode one-at-a-time|all] [-trace | -diagram | -timeline | -html FILE] [-sequential]
+//	go run ./labs/06-steering -scenario FILE [-trace | -diagram | -timeline | -html FILE]
 //	go run ./labs/06-steering -chat [-model-name NAME [-base-url URL]] [-record FILE] [...]
 package main
 
