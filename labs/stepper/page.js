@@ -70,7 +70,8 @@
         tracks.style.setProperty('--now', step ? step.dataset.x : 0);
       }
     }
-    pos.textContent = n === 0 ? pos.dataset.before : pos.dataset.at.replace('{n}', n).replace('{m}', total);
+    pos.textContent = (n === 0 ? pos.dataset.before : pos.dataset.at.replace('{n}', n).replace('{m}', total)) +
+      (part && part.dataset.short && parts.length > 1 ? ' · ' + part.dataset.short : '');
     slider.value = n;
     now.replaceChildren();
     if (step) {
@@ -86,12 +87,14 @@
     if (step) {
       reveal(step, step.parentElement);
       // The window too, if the step is out of sight, where the steps stand
-      // beside the state: the bar keeps clear of it (scroll-padding-top).
-      // On a phone, the steps come last, and the window stays.
+      // beside the state: the part's columns then fill the window below
+      // the bar (scroll-padding-top). On a phone, the steps come last, and
+      // the window stays.
       const r = step.getBoundingClientRect();
       const beside = getComputedStyle(step.closest('.col')).position === 'sticky';
       if (beside && (r.top < $('bar').offsetHeight || r.bottom > window.innerHeight)) {
-        step.scrollIntoView({ block: 'nearest' });
+        step.closest('.part-body').scrollIntoView({ block: 'start' });
+        reveal(step, step.parentElement);
       }
     }
     if (part) {

@@ -34,9 +34,10 @@ type view struct {
 // A partView is one part of the lab's output, or its one run: a section of
 // its own, with its own history, queues and tool calls.
 type partView struct {
-	N       int
-	Heading string
-	Setup   []string
+	N int
+	// Heading is its title, with its number; Short its number alone.
+	Heading, Short string
+	Setup          []string
 	// From and To: the part is the one shown from step From to step To-1.
 	From, To int
 	// First and Last are its first and last step; Last is First-1 for a
@@ -240,15 +241,16 @@ func (l Lang) orDefault() Lang {
 // part starts part n, or with n 0 the lab's one run.
 func (b *builder) part(n int, title string, setup []string) {
 	b.endPart()
-	heading := title
+	heading, short := title, ""
 	if n > 0 {
-		heading = fmt.Sprintf(b.w.Part, n) + " · " + title
+		short = fmt.Sprintf(b.w.Part, n)
+		heading = short + " · " + title
 	}
 	from := b.v.Total + 1
 	if len(b.v.Parts) == 0 {
 		from = 0
 	}
-	b.p = &partView{N: n, Heading: heading, Setup: setup, From: from, First: b.v.Total + 1}
+	b.p = &partView{N: n, Heading: heading, Short: short, Setup: setup, From: from, First: b.v.Total + 1}
 	b.history, b.lastReq = nil, nil
 	b.steering, b.followUp = nil, nil
 	b.turn, b.req, b.exe = 0, 0, 0
