@@ -19,6 +19,7 @@
   const counts = $('counts');
   const now = $('now');
   let at = -1;
+  let opening = true;
 
   // plural fills a count into the caption that fits it.
   function plural(n, one, many) {
@@ -84,6 +85,12 @@
       p.textContent = pos.dataset.before;
       now.append(p);
     }
+    measure();
+    if (opening && step && part) {
+      // A link to a step opens at its part, under the bar.
+      part.scrollIntoView({ block: 'start' });
+    }
+    opening = false;
     if (step) {
       reveal(step, step.parentElement);
       // The window too, if the step is out of sight, where the steps stand
@@ -105,7 +112,6 @@
         reveal(fresh[fresh.length - 1], col);
       }
     }
-    measure();
     try {
       history.replaceState(null, '', '#step=' + n);
     } catch (e) {

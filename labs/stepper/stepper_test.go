@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
@@ -411,6 +412,26 @@ func TestThePageGoesToItsFile(t *testing.T) {
 	for _, ref := range []string{"http:", "https:", "src=", "href=", "@import", "url("} {
 		if bytes.Contains(first, []byte(ref)) {
 			t.Errorf("the page holds %q: it must ask the network for nothing", ref)
+		}
+	}
+}
+
+// TestTicksMarkRoundTimes marks axes of the demo clock: at most five marks,
+// at round times, each where its time lies on the axis.
+func TestTicksMarkRoundTimes(t *testing.T) {
+	ms := time.Millisecond
+	tests := []struct {
+		t0, t1 time.Duration
+		want   []tick
+	}{
+		{0, 400 * ms, []tick{{0, "0.0 s"}, {25, "0.1 s"}, {50, "0.2 s"}, {75, "0.3 s"}, {100, "0.4 s"}}},
+		{0, 900 * ms, []tick{{0, "0.0 s"}, {22.22, "0.2 s"}, {44.44, "0.4 s"}, {66.67, "0.6 s"}, {88.89, "0.8 s"}}},
+		{0, 100 * ms, []tick{{0, "0.0 s"}, {50, "0.05 s"}, {100, "0.1 s"}}},
+		{300 * ms, 800 * ms, []tick{{20, "0.4 s"}, {60, "0.6 s"}, {100, "0.8 s"}}},
+	}
+	for _, tt := range tests {
+		if diff := cmp.Diff(tt.want, ticks(tt.t0, tt.t1), cmp.AllowUnexported(tick{})); diff != "" {
+			t.Errorf("ticks(%v, %v) (-want +got):\n%s", tt.t0, tt.t1, diff)
 		}
 	}
 }

@@ -554,14 +554,14 @@ func (b *builder) view() *view {
 	return b.v
 }
 
-// ticks marks the clock's time on an axis from t0 to t1: at most about six
-// marks, at round numbers of milliseconds.
+// ticks marks the clock's time on an axis from t0 to t1: at most five
+// marks, which fit a phone's lane, at round numbers of milliseconds.
 func ticks(t0, t1 time.Duration) []tick {
 	d := t1 - t0
 	every := time.Millisecond
-	for _, step := range []time.Duration{1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10000, 30000, 60000} {
+	for _, step := range []time.Duration{1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 60000} {
 		every = step * time.Millisecond
-		if d/every <= 6 {
+		if d/every <= 4 {
 			break
 		}
 	}

@@ -68,7 +68,7 @@ var english = words{
 	Part: "part %d", TheRun: "The run", Colon: ": ", GoToPart: "Go to its first step", Events: "Events", Steps2: "Steps",
 
 	History: "History", HistoryWhat: "what the loop holds; a message this step added is marked",
-	Empty: "empty", New: "new", Draft: "The reply, streaming in: not in the history until its message_end",
+	Empty: "empty", New: "new", Draft: "streaming in: not in the history yet",
 	Waiting: "waiting for the reply…",
 	Request: "Request of this turn", RequestNone: "no request sent yet",
 	RequestWhole: "%s, the whole history", RequestPart: "%d of the history's %d messages",
@@ -142,7 +142,7 @@ var chinese = words{
 	Part: "第 %d 部分", TheRun: "这次运行", Colon: "：", GoToPart: "跳到它的第一步", Events: "事件", Steps2: "步骤",
 
 	History: "历史", HistoryWhat: "循环此刻持有的消息；这一步新加的会标出来",
-	Empty: "空", New: "新", Draft: "正在流式到达的回复：到它的 message_end 才进入历史",
+	Empty: "空", New: "新", Draft: "流式到达中：还不在历史里",
 	Waiting: "等待回复……",
 	Request: "这一轮的请求", RequestNone: "还没有发出请求",
 	RequestWhole: "%s，整个历史", RequestPart: "历史 %[2]d 条消息中的 %[1]d 条",
