@@ -18,6 +18,8 @@ type FlagSet struct {
 	oneOf []oneOf
 	// needs are flags that only make sense with another one.
 	needs []need
+	// checks are what Parse checks last (Check).
+	checks []func() error
 }
 
 // A need is a flag that others only make sense with, and why.
@@ -87,7 +89,20 @@ func (fs *FlagSet) Parse(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	for _, check := range fs.checks {
+		if err := check(); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// Check declares a check of the parsed command line that the flags cannot
+// make themselves, such as whether a file can be written. Parse calls it
+// last, once every flag has its value, and returns its error as it is: a
+// BadInput error says what is wrong in one line, without the help.
+func (fs *FlagSet) Check(check func() error) {
+	fs.checks = append(fs.checks, check)
 }
 
 // OneOf declares flags of which a command line may give only one, such as

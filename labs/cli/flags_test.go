@@ -209,6 +209,37 @@ func TestNeedsRefusesAFlagWithoutTheOneItNeeds(t *testing.T) {
 	}
 }
 
+func TestCheckComesLast(t *testing.T) {
+	var name string
+	bad := errors.New("bad name")
+	for _, tt := range []struct {
+		args []string
+		want error
+	}{
+		{nil, nil},
+		{[]string{"-name", "ok"}, nil},
+		{[]string{"-name", "bad"}, bad},
+		{[]string{"-name", "bad", "-x"}, ErrUsage},
+	} {
+		fs := NewFlagSet("00-demo", "Lab 00 shows the flags.")
+		fs.StringVar(&name, "name", "", "the `NAME` to greet")
+		fs.Check(func() error {
+			if name == "bad" {
+				return bad
+			}
+			return nil
+		})
+		var stdout, stderr bytes.Buffer
+		if err := fs.Parse(tt.args, &stdout, &stderr); !errors.Is(err, tt.want) {
+			t.Errorf("%q: %v, want %v", tt.args, err, tt.want)
+		}
+		if tt.want == bad && stderr.Len() > 0 {
+			t.Errorf("%q: a check's error printed %q: the program reports it", tt.args, stderr.String())
+		}
+		name = ""
+	}
+}
+
 func TestOneOfRefusesTwoFlagsOfAGroup(t *testing.T) {
 	tests := []struct {
 		args []string

@@ -70,6 +70,12 @@ func (o *Options) Flags(fs *cli.FlagSet) {
 	}
 	fs.OneOf("the page shows every request already", "html", "requests")
 	fs.Needs("html", "it sets the language of the page's own words; the labs' output stays English", "lang")
+	fs.Check(func() error {
+		if err := writable(o.File); o.File != "" && err != nil {
+			return cli.BadInput(fmt.Errorf("-html %s: %w", cli.Quote(o.File), err))
+		}
+		return nil
+	})
 }
 
 // Wanted reports whether the command line asked for a page.
@@ -119,8 +125,8 @@ func fileURL(name string) string {
 	return u.String()
 }
 
-// A pageFile is the value of -html: a file the page can be written to, or
-// "-". Set checks that the page can be written there before the run, and
+// A pageFile is the value of -html: a file's name, or "-". Parse then checks
+// that the page can be written there (writable), before the run, and
 // creates nothing.
 type pageFile string
 
@@ -132,11 +138,10 @@ func (f *pageFile) String() string {
 	return string(*f)
 }
 
-// Set takes the file's name from the command line, if a page can be
-// written there.
+// Set takes the file's name from the command line.
 func (f *pageFile) Set(s string) error {
-	if err := writable(s); err != nil {
-		return err
+	if s == "" {
+		return errors.New("must name a file, or - for standard output")
 	}
 	*f = pageFile(s)
 	return nil
@@ -146,9 +151,6 @@ func (f *pageFile) Set(s string) error {
 // It writes nothing: it opens an existing file for writing without
 // truncating it, or, for a new file, makes and removes a file beside it.
 func writable(name string) error {
-	if name == "" {
-		return errors.New("must name a file, or - for standard output")
-	}
 	if name == "-" {
 		return nil
 	}

@@ -314,9 +314,9 @@ func TestFlags(t *testing.T) {
 		{[]string{"-lang", "zh"}, "-lang needs -html: it sets the language of the page's own words; the labs' output stays English"},
 		{[]string{"-html", "-", "-lang", "fr"}, `invalid value "fr" for flag -lang: must be en or zh`},
 		{[]string{"-html", ""}, `invalid value "" for flag -html: must name a file, or - for standard output`},
-		{[]string{"-html", dir}, fmt.Sprintf(`invalid value %q for flag -html: is a folder: name a file in it, such as %q`, dir, filepath.Join(dir, "run.html"))},
-		{[]string{"-html", filepath.Join(dir, "no", "run.html")}, fmt.Sprintf(`invalid value %q for flag -html: its folder %s does not exist`, filepath.Join(dir, "no", "run.html"), filepath.Join(dir, "no"))},
-		{[]string{"-html", filepath.Join(notAFolder, "run.html")}, fmt.Sprintf(`invalid value %q for flag -html: %s is not a folder`, filepath.Join(notAFolder, "run.html"), notAFolder)},
+		{[]string{"-html", dir}, fmt.Sprintf(`-html %s: is a folder: name a file in it, such as %q`, dir, filepath.Join(dir, "run.html"))},
+		{[]string{"-html", filepath.Join(dir, "no", "run.html")}, fmt.Sprintf(`-html %s: its folder %s does not exist`, filepath.Join(dir, "no", "run.html"), filepath.Join(dir, "no"))},
+		{[]string{"-html", filepath.Join(notAFolder, "run.html")}, fmt.Sprintf(`-html %s: %s is not a folder`, filepath.Join(notAFolder, "run.html"), notAFolder)},
 	}
 	for _, tt := range tests {
 		var opts struct {
@@ -333,6 +333,11 @@ func TestFlags(t *testing.T) {
 		var stdout, stderr bytes.Buffer
 		err := fs.Parse(tt.args, &stdout, &stderr)
 		first, _, _ := strings.Cut(stderr.String(), "\n")
+		if first == "" && err != nil {
+			// A file that cannot take the page is bad input, which the
+			// program reports in one line: the error.
+			first = err.Error()
+		}
 		switch {
 		case tt.want == "" && err != nil:
 			t.Errorf("%q: %v (%s), want it taken", tt.args, err, first)
@@ -366,7 +371,7 @@ func TestAFileThatCannotBeWritten(t *testing.T) {
 		f.Close()
 		t.Skip("this user may write into a read-only folder (root): nothing to refuse")
 	}
-	err := (*pageFile)(new(string)).Set(filepath.Join(locked, "run.html"))
+	err := writable(filepath.Join(locked, "run.html"))
 	if err == nil || !strings.Contains(err.Error(), "cannot be written in its folder") {
 		t.Errorf("a page in a read-only folder: %v, want it refused", err)
 	}
@@ -374,7 +379,7 @@ func TestAFileThatCannotBeWritten(t *testing.T) {
 	if err := os.WriteFile(existing, []byte("kept"), 0o444); err != nil {
 		t.Fatal(err)
 	}
-	if err := (*pageFile)(new(string)).Set(existing); err == nil || !strings.Contains(err.Error(), "cannot be written") {
+	if err := writable(existing); err == nil || !strings.Contains(err.Error(), "cannot be written") {
 		t.Errorf("a read-only page: %v, want it refused", err)
 	}
 	if data, _ := os.ReadFile(existing); string(data) != "kept" {

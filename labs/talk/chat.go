@@ -80,8 +80,8 @@ func Flags(fs *cli.FlagSet, opts *Options) {
 }
 
 // Check refuses a command line that gives a flag of -chat without -chat,
-// -base-url or -idle-timeout without -model-name, -chat with -scenario, an
-// empty -model-name, or a value out of range. Call it after Parse.
+// -base-url or -idle-timeout without -model-name, -chat with -scenario or
+// -html, an empty -model-name, or a value out of range. Call it after Parse.
 func (o Options) Check(fs *cli.FlagSet, stderr io.Writer) error {
 	if err := fs.Requires(stderr, "chat", "they set up the session of -chat", "base-url", "model-name", "record", "max-turns", "idle-timeout"); err != nil {
 		return err
