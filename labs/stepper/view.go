@@ -90,9 +90,6 @@ type counts struct {
 	Messages int
 }
 
-// Steps is the number of steps: requests and tool executions.
-func (c counts) Steps() int { return c.Requests + c.Execs }
-
 // An entry of a part's list is a step, or a line that the run printed
 // between its steps.
 type entry struct {
@@ -181,18 +178,23 @@ type queuedView struct {
 
 // A laneView is one tool call, from its start to its end.
 type laneView struct {
-	From, To   int
-	ID, Name   string
-	Args       string
-	Result     string
-	IsError    bool
-	Marks      []string
-	Updates    []*updateView
-	X0, X1     float64
-	Start, End string
-	t0, t1     time.Duration
-	ended      bool
-	s0, s1     int
+	From, To int
+	ID, Name string
+	// Args are the call's arguments, as the model wrote them; Result,
+	// IsError and Marks are how it ended.
+	Args    string
+	Result  string
+	IsError bool
+	Marks   []string
+	Updates []*updateView
+	// X0 and X1 are where it starts and ends on its run's axis.
+	X0, X1 float64
+
+	// t0, t1, s0 and s1 are its start and end on the clock and in steps;
+	// ended says it ended.
+	t0, t1 time.Duration
+	s0, s1 int
+	ended  bool
 }
 
 // An updateView is a progress note of a call, from the step it came.
@@ -401,8 +403,10 @@ func (b *builder) toolEnd(id, result string, isError bool, marks []string, at ti
 // queues sets what waits in the queues at the current step. A poll takes
 // messages from the front of a queue, and a user adds them at its back, so
 // what changed is which messages left the front and which came at the
-// back. Labs report the queues before and after the user acts at a step,
-// so that no message is both taken and typed between two reports.
+// back. The session reports the queues after each event twice, before and
+// after the user acts on it, so that between two reports messages were
+// only taken or only typed: which ones is then certain, even when two
+// messages say the same.
 func (b *builder) queues(steering, followUp []fakemodel.Message, from int) {
 	b.p.Queues = true
 	b.steering = b.queue(b.steering, steering, &b.p.Steering, from)
