@@ -387,6 +387,14 @@ func (r *report) findingOf(run *pkgRun, test string) *finding {
 	case t == nil && run.crashed:
 		return &finding{test: test, why: msgNotRun}
 	case t == nil:
+		if top := topLevel(test); top != test && run.tests[top] != nil && run.tests[top].status != passed {
+			// The test failed, or was skipped, before it ran the subtest.
+			return r.findingOf(run, top)
+		}
+		if r.lab.testsAsInLab(r.dir) {
+			// Not the learner's doing: the rule names a test that is not.
+			return &finding{test: test, why: msgNoSuchTest, whyArgs: []any{test, r.lab.Name}}
+		}
 		return &finding{test: test, why: msgMissingTest, whyArgs: []any{test, r.lab.Name}}
 	case t.status == passed, t.status == skipped:
 		return nil

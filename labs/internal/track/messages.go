@@ -34,6 +34,7 @@ var (
 	msgNextHint           = Text{EN: "  go run ./labs hint %s     a hint, one more each time", ZH: "  go run ./labs hint %s     给一条提示，每次多给一条"}
 	msgNextWatch          = Text{EN: "  go run ./labs watch %s    check again on every save", ZH: "  go run ./labs watch %s    每次保存都重新检查"}
 	msgNextOther          = Text{EN: "Next: the exercises pass; make %s pass too. go run ./labs solution %s shows how your files differ from the lab's.", ZH: "下一步：练习都通过了，再让 %s 也通过。go run ./labs solution %s 会显示你的文件和实验的文件有哪些不同。"}
+	msgNextReportMistake  = Text{EN: "Next: this is a mistake of the workbook, not of your code: report it to the workbook's maintainers.", ZH: "下一步：这是练习册本身的错误，不是你代码的问题：请把它报告给练习册的维护者。"}
 	msgNextRestore        = Text{EN: "Next: restore the lab's test files with the command in the note above, then go run ./labs check %s again.", ZH: "下一步：用上面「注意」里的命令恢复实验的测试文件，再运行一次 go run ./labs check %s。"}
 	msgNextCheckAgain     = Text{EN: "Next: go run ./labs check %s", ZH: "下一步：go run ./labs check %s"}
 	msgNextGolden         = Text{EN: "Next: make your output the lab's. go run ./labs solution %s shows how your files differ from the lab's.", ZH: "下一步：让你的输出和实验的输出一模一样。go run ./labs solution %s 会显示你的文件和实验的文件有哪些不同。"}
@@ -42,6 +43,7 @@ var (
 	msgDoneNext           = Text{EN: "Next: go run ./labs %s", ZH: "下一步：go run ./labs %s"}
 	msgDoneLast           = Text{EN: "That was the last lab with exercises.", ZH: "这是最后一个有练习的实验。"}
 	msgNotRun             = Text{EN: "the test did not run: an earlier test crashed or did not finish", ZH: "这个测试没有运行：前面有测试崩溃了，或者没有结束"}
+	msgNoSuchTest         = Text{EN: "the test %s did not run, and the lab's own tests do not have it: labs/%s/exercises.json names a test that does not exist", ZH: "测试 %s 没有运行，实验自己的测试里也没有它：labs/%s/exercises.json 写了一个不存在的测试"}
 	msgMissingTest        = Text{EN: "the test %s is not in your copy: did you delete or rename it? go run ./labs solution %s shows how your files differ from the lab's", ZH: "你的副本里没有测试 %s：是删掉了，还是改了名字？go run ./labs solution %s 会显示你的文件和实验的文件有哪些不同"}
 	msgTimeout            = Text{EN: "the test did not finish within %s: a loop that never ends, or a wait for something that never comes, is the likely cause", ZH: "这个测试在 %s 内没有结束：多半是循环停不下来，或者在等一个永远不会来的东西"}
 	msgTimeoutLock        = Text{EN: "the test did not finish within %s: a goroutine waits to lock a mutex that nobody unlocks. Does a function return while it holds the lock? defer mu.Unlock(), right after mu.Lock(), unlocks it on every return", ZH: "这个测试在 %s 内没有结束：有个 goroutine 在等一把没人解开的互斥锁。是不是有函数拿着锁就返回了？紧跟在 mu.Lock() 后面写 defer mu.Unlock()，函数无论从哪里返回都会解锁"}

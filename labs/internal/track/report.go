@@ -244,6 +244,8 @@ func (r *report) writeBuildNext(p *printer) {
 func (r *report) writeNext(p *printer, next string) {
 	name := r.lab.Name
 	switch first := r.firstFailing(); {
+	case first != nil && first.finding != nil && first.finding.why == msgNoSuchTest:
+		p.say(msgNextReportMistake)
 	case first != nil && first.finding != nil && first.finding.why == msgMissingTest:
 		p.say(msgNextRestore, name)
 	case first != nil:
