@@ -133,26 +133,3 @@ func Position(data []byte, offset int64) string {
 	column := utf8.RuneCount(before[bytes.LastIndexByte(before, '\n')+1:]) + 1
 	return fmt.Sprintf("line %d, column %d", line, column)
 }
-
-// Depth returns how deeply the arrays and objects of the JSON text data
-// nest: 0 for a number or a string, 1 for [1,2], 2 for {"a":[1]}.
-func Depth(data []byte) int {
-	depth, deepest, inString, escaped := 0, 0, false, false
-	for _, c := range data {
-		switch {
-		case escaped:
-			escaped = false
-		case inString && c == '\\':
-			escaped = true
-		case c == '"':
-			inString = !inString
-		case inString:
-		case c == '[' || c == '{':
-			depth++
-			deepest = max(deepest, depth)
-		case c == ']' || c == '}':
-			depth--
-		}
-	}
-	return deepest
-}

@@ -204,14 +204,6 @@ func TestPositionCountsCharacters(t *testing.T) {
 	}
 }
 
-func TestDepth(t *testing.T) {
-	for data, want := range map[string]int{`1`: 0, `"[{"`: 0, `[1,2]`: 1, `{"a":[1]}`: 2, `[[],[[]]]`: 3, `["\"[", {}]`: 2} {
-		if got := Depth([]byte(data)); got != want {
-			t.Errorf("Depth(%s) = %d, want %d", data, got, want)
-		}
-	}
-}
-
 // TestTheWalkStopsAtTheBound checks that a document nested far too deep
 // costs what one nested one level too deep does.
 func TestTheWalkStopsAtTheBound(t *testing.T) {
