@@ -71,7 +71,10 @@ func (o *Options) Flags(fs *cli.FlagSet) {
 	fs.OneOf("the page shows every request already", "html", "requests")
 	fs.Needs("html", "it sets the language of the page's own words; the labs' output stays English", "lang")
 	fs.Check(func() error {
-		if err := writable(o.File); o.File != "" && err != nil {
+		if o.File == "" {
+			return nil // no page: nothing to write, and nowhere to try
+		}
+		if err := writable(o.File); err != nil {
 			return cli.BadInput(fmt.Errorf("-html %s: %w", cli.Quote(o.File), err))
 		}
 		return nil

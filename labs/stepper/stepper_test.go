@@ -359,6 +359,41 @@ func TestFlags(t *testing.T) {
 	}
 }
 
+// TestWithoutAPageNothingIsWritten: a lab run without -html, or with
+// -html - (standard output), writes nothing in the folder it runs in, not
+// even to try whether it could: the test cache of go test ./... reads the
+// labs' folders, and a program writes only what it was asked to.
+func TestWithoutAPageNothingIsWritten(t *testing.T) {
+	t.Chdir(t.TempDir())
+	changed := func() time.Time {
+		info, err := os.Stat(".")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return info.ModTime()
+	}
+	for _, args := range [][]string{nil, {"-html", "-"}} {
+		before := changed()
+		var page Options
+		fs := cli.NewFlagSet("00-demo", "Lab 00.")
+		page.Flags(fs)
+		var stdout, stderr bytes.Buffer
+		if err := fs.Parse(args, &stdout, &stderr); err != nil {
+			t.Fatalf("%q: %v", args, err)
+		}
+		entries, err := os.ReadDir(".")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			t.Errorf("%q: the folder it ran in holds %s, want nothing", args, e.Name())
+		}
+		if !changed().Equal(before) {
+			t.Errorf("%q: the folder it ran in changed (a file was made in it, and removed), want it untouched", args)
+		}
+	}
+}
+
 // TestAFileThatCannotBeWritten names a file in a folder no one may write
 // to: -html refuses it, and writes nothing.
 func TestAFileThatCannotBeWritten(t *testing.T) {
