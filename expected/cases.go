@@ -13,7 +13,9 @@ import (
 // A Case is one run of a lab whose standard output is kept as a golden file.
 type Case struct {
 	// Name is the golden file's name without ".txt": the lab, then the
-	// variant if there is one, as in "03-maxturns.max-turns-1".
+	// variant if there is one, as in "03-maxturns.max-turns-1". A name
+	// that ends in ".html" is a page (-html -), whose golden file has that
+	// name, so that it opens in a browser: expected/02-loop.html.
 	Name string
 	// Lab is the lab's directory under labs/, as in "03-maxturns".
 	Lab string
@@ -34,27 +36,33 @@ var fixed = []Case{
 	{Name: "02-loop", Lab: "02-loop"},
 	{Name: "02-loop.requests", Lab: "02-loop", Args: []string{"-requests"}},
 	{Name: "02-loop.diagram", Lab: "02-loop", Args: []string{"-diagram"}},
+	{Name: "02-loop.html", Lab: "02-loop", Args: []string{"-html", "-"}},
 	{Name: "03-maxturns", Lab: "03-maxturns"},
 	{Name: "03-maxturns.max-turns-1", Lab: "03-maxturns", Args: []string{"-max-turns", "1"}},
 	{Name: "03-maxturns.max-turns-100", Lab: "03-maxturns", Args: []string{"-max-turns", "100"}},
 	{Name: "03-maxturns.requests", Lab: "03-maxturns", Args: []string{"-requests"}},
 	{Name: "03-maxturns.diagram", Lab: "03-maxturns", Args: []string{"-diagram"}},
+	{Name: "03-maxturns.html", Lab: "03-maxturns", Args: []string{"-html", "-"}},
 	{Name: "04-tool-errors", Lab: "04-tool-errors"},
 	{Name: "04-tool-errors.max-turns-1", Lab: "04-tool-errors", Args: []string{"-max-turns", "1"}},
 	{Name: "04-tool-errors.requests", Lab: "04-tool-errors", Args: []string{"-requests"}},
 	{Name: "04-tool-errors.diagram", Lab: "04-tool-errors", Args: []string{"-diagram"}},
+	{Name: "04-tool-errors.html", Lab: "04-tool-errors", Args: []string{"-html", "-"}},
 	{Name: "05-parallel", Lab: "05-parallel"},
 	{Name: "05-parallel.sequential", Lab: "05-parallel", Args: []string{"-sequential"}},
 	{Name: "05-parallel.trace", Lab: "05-parallel", Args: []string{"-trace"}},
 	{Name: "05-parallel.diagram", Lab: "05-parallel", Args: []string{"-diagram"}},
 	{Name: "05-parallel.timeline", Lab: "05-parallel", Args: []string{"-timeline"}},
 	{Name: "05-parallel.sequential.timeline", Lab: "05-parallel", Args: []string{"-sequential", "-timeline"}},
+	{Name: "05-parallel.html", Lab: "05-parallel", Args: []string{"-html", "-"}},
 	{Name: "06-steering", Lab: "06-steering"},
 	{Name: "06-steering.queue-mode-all", Lab: "06-steering", Args: []string{"-queue-mode", "all"}},
 	{Name: "06-steering.trace", Lab: "06-steering", Args: []string{"-trace"}},
 	{Name: "06-steering.diagram", Lab: "06-steering", Args: []string{"-diagram"}},
 	// The demo's tools wait on no clock: one line instead of an empty chart.
 	{Name: "06-steering.timeline", Lab: "06-steering", Args: []string{"-timeline"}},
+	{Name: "06-steering.html", Lab: "06-steering", Args: []string{"-html", "-"}},
+	{Name: "06-steering.zh.html", Lab: "06-steering", Args: []string{"-html", "-", "-lang", "zh"}},
 	{Name: "06-steering.scenario-parallel-lookups.diagram", Lab: "06-steering", Args: []string{"-scenario", "labs/06-steering/scenarios/parallel-lookups.json", "-diagram"}},
 	{Name: "06-steering.scenario-parallel-lookups.timeline", Lab: "06-steering", Args: []string{"-scenario", "labs/06-steering/scenarios/parallel-lookups.json", "-timeline"}},
 	// A Ctrl-C, marked at its moment, cuts two calls short.
@@ -62,6 +70,8 @@ var fixed = []Case{
 	{Name: "06-steering.scenario-terminate-vs-steering.diagram", Lab: "06-steering", Args: []string{"-scenario", "labs/06-steering/scenarios/terminate-vs-steering.json", "-diagram"}},
 	// A session of -chat, recorded with -record, drawn: several runs, steering and follow-up messages, two Ctrl-Cs.
 	{Name: "06-steering.recorded-chat.diagram", Lab: "06-steering", Args: []string{"-scenario", "labs/06-steering/testdata/recorded-chat.json", "-diagram"}},
+	// The same session as a page to step through.
+	{Name: "06-steering.recorded-chat.html", Lab: "06-steering", Args: []string{"-scenario", "labs/06-steering/testdata/recorded-chat.json", "-html", "-"}},
 }
 
 // Cases returns every golden case, in a fixed order. Besides the fixed cases,
@@ -207,8 +217,17 @@ func dir() (string, error) {
 // paths returns the path of a case's golden file in dir, and of the file
 // that keeps the actual output after a mismatch.
 func paths(dir, name string) (want, got string) {
-	want = filepath.Join(dir, name+".txt")
+	want = filepath.Join(dir, FileName(name))
 	return want, want + ".got"
+}
+
+// FileName is the name of the golden file of the case named name:
+// NAME.txt, or, for a page, NAME itself (NAME.html).
+func FileName(name string) string {
+	if strings.HasSuffix(name, ".html") {
+		return name
+	}
+	return name + ".txt"
 }
 
 // Write makes got the golden file of the case named name.

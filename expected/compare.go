@@ -195,7 +195,7 @@ func testGolden(name string) (golden, error) {
 // wantDir and whose output is kept in gotDir; shortWantDir and shortGotDir
 // are the same directories as the report names them.
 func goldenIn(wantDir, gotDir, shortWantDir, shortGotDir, name string, inCopy bool) golden {
-	file := name + ".txt"
+	file := FileName(name)
 	return golden{
 		name:      name,
 		wantPath:  filepath.Join(wantDir, file),

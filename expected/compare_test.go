@@ -254,8 +254,8 @@ func TestCasesHaveAGoldenFileEach(t *testing.T) {
 			t.Errorf("case %s is listed twice", c.Name)
 		}
 		names[c.Name] = true
-		if info, err := os.Lstat(filepath.Join(d, c.Name+".txt")); err != nil || info.IsDir() {
-			t.Errorf("case %s has no golden file %s.txt", c.Name, c.Name)
+		if info, err := os.Lstat(filepath.Join(d, FileName(c.Name))); err != nil || info.IsDir() {
+			t.Errorf("case %s has no golden file %s", c.Name, FileName(c.Name))
 		}
 		if info, err := os.Lstat(filepath.Join(d, "..", "labs", c.Lab)); err != nil || !info.IsDir() {
 			t.Errorf("case %s runs labs/%s, which is no directory", c.Name, c.Lab)
@@ -281,9 +281,13 @@ func TestCasesHaveAGoldenFileEach(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range files {
+	pages, err := filepath.Glob(filepath.Join(d, "*.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range append(files, pages...) {
 		name := filepath.Base(f)
-		if !names[name[:len(name)-len(".txt")]] {
+		if !names[strings.TrimSuffix(name, ".txt")] {
 			t.Errorf("%s belongs to no case: delete it or add its case", name)
 		}
 	}

@@ -53,6 +53,7 @@ func (m fake) Reply(ctx context.Context, req Request) (AssistantMessage, error) 
 	if err := ctx.Err(); err != nil {
 		return AssistantMessage{}, fmt.Errorf("%s model: %w", m.name, err)
 	}
+	Sent(ctx, req)
 	if n := len(req.Messages); n > ContextWindow {
 		return AssistantMessage{}, fmt.Errorf("%s model: the request holds %d messages, more than the context window of %d", m.name, n, ContextWindow)
 	}

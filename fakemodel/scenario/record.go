@@ -16,6 +16,7 @@ import (
 	"unicode"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/toolargs"
 )
 
 // A Recorder writes a session down as a scenario while it happens, so that
@@ -168,7 +169,7 @@ func (r *Recorder) Reply(m fakemodel.AssistantMessage) {
 // call's args sit, six levels down.
 func holdable(args json.RawMessage) json.RawMessage {
 	const argsAt = 6 // the scenario, replies, a reply, toolCalls, a call, its args
-	if !json.Valid(args) || argsAt-1+nesting(args) > maxDepth {
+	if !json.Valid(args) || argsAt-1+toolargs.Depth(args) > maxDepth {
 		return json.RawMessage("{}")
 	}
 	return args

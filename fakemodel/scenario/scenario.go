@@ -27,13 +27,12 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"reflect"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/agent-loop-lab/agent-loop-lab/labs/toolargs"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/strictjson"
 )
 
 // A Scenario is a scenario file. Every field may be left out but one:
@@ -357,85 +356,48 @@ func read(ctx context.Context, path string) ([]byte, error) {
 // errDirectory is the problem of a path that names a directory.
 var errDirectory = errors.New("is a directory, not a scenario file")
 
-// byteOrderMark is what some editors put at the start of a UTF-8 file.
-var byteOrderMark = []byte{0xEF, 0xBB, 0xBF}
+// maxDepth bounds how deeply a scenario's arrays and objects nest. A
+// scenario never needs more; without a bound, a file of a million [ would
+// take the walk a million levels down.
+const maxDepth = 64
+
+// format is the scenario file's format, as package strictjson reads it.
+var format = strictjson.Format{Root: "the scenario", MaxDepth: maxDepth, TooDeep: "a scenario never needs that many"}
+
+// A jsonPath names a value of the scenario, step by step: a string is an
+// object's key, an int an array's index.
+type jsonPath = strictjson.Path
 
 // Parse decodes the scenario file named file, whose content is data,
 // strictly: every field is checked for its exact name and type before a
 // value is checked for sense. A file that cannot run gives an *Error.
 func Parse(file string, data []byte) (*Scenario, error) {
 	fail := func(offset int64, format string, a ...any) (*Scenario, error) {
-		return nil, &Error{File: file, Where: position(data, offset), Problem: fmt.Sprintf(format, a...)}
+		return nil, &Error{File: file, Where: strictjson.Position(data, offset), Problem: fmt.Sprintf(format, a...)}
 	}
-	switch {
-	case len(bytes.TrimSpace(data)) == 0:
+	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, &Error{File: file, Where: "file", Problem: `empty: a scenario is a JSON object with at least "prompt" or "runs"`}
-	case bytes.HasPrefix(data, byteOrderMark):
-		return fail(0, "starts with a byte-order mark; save it as UTF-8 without one")
-	}
-	if bad := invalidUTF8(data); bad >= 0 {
-		return fail(int64(bad), "not valid UTF-8 (byte 0x%02X); save the file as UTF-8", data[bad])
-	}
-	root, byOffset, err := checkJSON(data, reflect.TypeFor[Scenario]())
-	if err != nil {
-		var bad *jsonError
-		var syntax *json.SyntaxError
-		switch {
-		case errors.As(err, &bad):
-			return fail(bad.offset, "%s", bad.problem)
-		case errors.As(err, &syntax):
-			return fail(syntax.Offset, "not valid JSON: %v", syntax)
-		case errors.Is(err, io.ErrUnexpectedEOF):
-			return fail(int64(len(data)), "not valid JSON: unexpected end of JSON input")
-		}
-		return fail(int64(len(data)), "not valid JSON: %v", err)
 	}
 	var s Scenario
-	if err := json.Unmarshal(data, &s); err != nil {
-		var wrongType *json.UnmarshalTypeError
-		if !errors.As(err, &wrongType) {
+	root, err := format.Decode(data, &s)
+	if err != nil {
+		var bad *strictjson.Error
+		if !errors.As(err, &bad) || bad.Offset < 0 {
 			return nil, &Error{File: file, Where: "file", Problem: err.Error()}
 		}
-		what, at := "field "+wrongType.Field, wrongType.Offset
-		if n, ok := byOffset[wrongType.Offset]; ok {
-			what, at = n.path().what(), n.start
-		}
-		return fail(at, "%s %s", what, toolargs.Mismatch(wrongType))
+		return fail(bad.Offset, "%v", bad)
 	}
 	if err := s.check(); err != nil {
 		var bad *checkError
 		if !errors.As(err, &bad) {
 			return nil, err
 		}
-		n := root.find(bad.path)
-		at := n.start
-		if bad.key && len(n.path()) == len(bad.path) {
-			at = n.keyAt
+		n := root.Find(bad.path)
+		at := n.Start
+		if bad.key && len(n.Path()) == len(bad.path) {
+			at = n.KeyAt
 		}
 		return fail(at, "%v", bad)
 	}
 	return &s, nil
-}
-
-// invalidUTF8 returns the offset of the first byte of data that is not
-// valid UTF-8, or -1.
-func invalidUTF8(data []byte) int {
-	for i := 0; i < len(data); {
-		r, size := utf8.DecodeRune(data[i:])
-		if r == utf8.RuneError && size <= 1 {
-			return i
-		}
-		i += size
-	}
-	return -1
-}
-
-// position turns a byte offset in data into "line L, column C". Columns
-// count characters, not bytes, as editors do.
-func position(data []byte, offset int64) string {
-	offset = min(max(offset, 0), int64(len(data)))
-	before := data[:offset]
-	line := bytes.Count(before, []byte("\n")) + 1
-	column := utf8.RuneCount(before[bytes.LastIndexByte(before, '\n')+1:]) + 1
-	return fmt.Sprintf("line %d, column %d", line, column)
 }

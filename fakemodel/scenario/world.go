@@ -71,6 +71,7 @@ func (m *played) Reply(ctx context.Context, req fakemodel.Request) (fakemodel.As
 	if err := ctx.Err(); err != nil {
 		return fakemodel.AssistantMessage{}, fmt.Errorf("scripted model: %w", err)
 	}
+	fakemodel.Sent(ctx, req)
 	if n >= len(m.replies) {
 		return fakemodel.AssistantMessage{}, fmt.Errorf("scripted model: no reply left for request %d: the script holds %d", n+1, len(m.replies))
 	}
@@ -83,7 +84,9 @@ func (m *played) Reply(ctx context.Context, req fakemodel.Request) (fakemodel.As
 	if m.whole[n] {
 		one.OnText = nil
 	}
-	return fakemodel.Scripted(m.replies[n]).Reply(ctx, one)
+	// The script's one request is no request of the session's: it hands
+	// no one what it is sent.
+	return fakemodel.Scripted(m.replies[n]).Reply(fakemodel.WithOnRequest(ctx, nil), one)
 }
 
 // stream sends text to to, word by word, until ctx is cancelled; with no

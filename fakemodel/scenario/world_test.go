@@ -13,6 +13,7 @@ import (
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/democlock"
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestScenarioCallsInheritFromTheirTool(t *testing.T) {
@@ -359,5 +360,31 @@ func TestACallOfItsOwnIsBlocked(t *testing.T) {
 		if reason != tt.reason || blocked != tt.blocked {
 			t.Errorf("Before(%q, %q) = %q, %v, want %q, %v", tt.tool, tt.id, reason, blocked, tt.reason, tt.blocked)
 		}
+	}
+}
+
+// TestTheModelHandsOnEachRequest asks a scenario's model through a context
+// from fakemodel.WithOnRequest: the function gets each request the session
+// sends, once, with its history, and not the one the model makes of it to
+// play its reply.
+func TestTheModelHandsOnEachRequest(t *testing.T) {
+	s, err := Parse("x.json", []byte(`{"prompt": "hi", "replies": [{"text": "Hello."}, {"text": "Again."}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got [][]fakemodel.Message
+	ctx := fakemodel.WithOnRequest(context.Background(), func(req fakemodel.Request) { got = append(got, req.Messages) })
+	model := s.Model()
+	history := []fakemodel.Message{fakemodel.UserMessage{Text: "hi"}}
+	first, err := model.Reply(ctx, fakemodel.Request{Messages: history})
+	if err != nil {
+		t.Fatal(err)
+	}
+	second := append(history, first, fakemodel.UserMessage{Text: "more"})
+	if _, err := model.Reply(ctx, fakemodel.Request{Messages: second}); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([][]fakemodel.Message{history, second}, got); diff != "" {
+		t.Errorf("the requests handed on, by their messages (-want +got):\n%s", diff)
 	}
 }

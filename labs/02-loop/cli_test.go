@@ -24,7 +24,11 @@ func TestCommandLine(t *testing.T) {
 		emptyOut    bool
 		emptyErrOut bool
 	}{
-		{name: "help", args: []string{"-h"}, status: 0, stdout: []string{"Usage: go run ./labs/02-loop", about, "-requests", "-diagram", "-h"}, emptyErrOut: true},
+		{name: "help", args: []string{"-h"}, status: 0, stdout: []string{"Usage: go run ./labs/02-loop", about, "-requests", "-diagram", "-html FILE", "-lang en", "-h"}, emptyErrOut: true},
+		{name: "a page and a diagram", args: []string{"-html", "-", "-diagram"}, status: 2, stderr: []string{"-html and -diagram cannot go together: one writes the run as a page, the other prints it", "Usage:"}, emptyOut: true},
+		{name: "a language without a page", args: []string{"-lang", "zh"}, status: 2, stderr: []string{"-lang needs -html: it sets the language of the page's own words; the labs' output stays English", "Usage:"}, emptyOut: true},
+		{name: "a page in a folder that does not exist", args: []string{"-html", "no/such/folder/run.html"}, status: 2, stderr: []string{"error: -html no/such/folder/run.html: its folder no/such/folder does not exist\n"}, emptyOut: true},
+		{name: "a page and the requests", args: []string{"-html", "-", "-requests"}, status: 2, stderr: []string{"-html and -requests cannot go together: the page shows every request already", "Usage:"}, emptyOut: true},
 		{name: "unknown flag", args: []string{"-x"}, status: 2, stderr: []string{"flag provided but not defined: -x", "Usage:"}, emptyOut: true},
 		{name: "flag given twice", args: []string{"-requests", "-requests"}, status: 2, stderr: []string{"flag given twice: -requests", "Usage:"}, emptyOut: true},
 		{name: "argument", args: []string{"extra"}, status: 2, stderr: []string{"unexpected argument: extra", "Usage:"}, emptyOut: true},

@@ -3,6 +3,7 @@
 // without asking for a tool.
 //
 //	go run ./labs/02-loop [-requests] [-diagram]
+//	go run ./labs/02-loop -html FILE [-lang zh]
 package main
 
 import (
@@ -12,6 +13,7 @@ import (
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/diagram"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/stepper"
 )
 
 // about is what -h prints above the flags.
@@ -33,6 +35,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	res, err := runLoop(ctx, model, []Tool{calculator}, fakemodel.CalculatorPrompt)
 	if err != nil {
 		return err
+	}
+	if opts.page.Wanted() {
+		return opts.page.Write(stdout, stepper.Finished{History: res.History, Requests: model.requests,
+			Turns: res.Turns, StopReason: string(res.StopReason), Answer: res.Answer(), Answered: true})
 	}
 	if opts.diagram {
 		diagram.NewSequence(stdout).Finished(diagram.Finished{History: res.History, Requests: model.shown(opts),

@@ -3,6 +3,7 @@
 // tools cannot keep it running, and spending, forever.
 //
 //	go run ./labs/03-maxturns [-max-turns N] [-requests] [-diagram]
+//	go run ./labs/03-maxturns [-max-turns N] -html FILE [-lang zh]
 package main
 
 import (
@@ -13,6 +14,7 @@ import (
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/diagram"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/stepper"
 )
 
 // about is what -h prints above the flags.
@@ -41,6 +43,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if opts.diagram {
 		d = diagram.NewSequence(stdout)
 	}
+	var runs []stepper.Finished // the page's, with -html
 	for i, part := range parts {
 		model := &recorder{model: part.model}
 		res, err := runLoop(ctx, model, []Tool{calculator}, fakemodel.CalculatorPrompt, int(opts.maxTurns))
@@ -48,6 +51,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		title := fmt.Sprintf("%s (max turns %d)", part.title, opts.maxTurns)
+		if opts.page.Wanted() {
+			answer, ok := res.Answer()
+			runs = append(runs, stepper.Finished{Part: i + 1, Title: title, History: res.History, Requests: model.requests,
+				Turns: res.Turns, StopReason: string(res.StopReason), Answer: answer, Answered: ok})
+			continue
+		}
 		if d != nil {
 			answer, ok := res.Answer()
 			d.Finished(diagram.Finished{Part: i + 1, Title: title, History: res.History, Requests: model.shown(opts),
@@ -59,6 +68,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		p.ended(res)
 		p.historySize(res.History)
 		p.answer(res)
+	}
+	if opts.page.Wanted() {
+		return opts.page.Write(stdout, runs...)
 	}
 	return nil
 }

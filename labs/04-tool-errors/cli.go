@@ -7,6 +7,7 @@ import (
 
 	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/diagram"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/stepper"
 )
 
 // options are the lab's settings, filled from the command line.
@@ -14,6 +15,7 @@ type options struct {
 	maxTurns turnLimit
 	requests bool
 	diagram  bool
+	page     stepper.Options
 }
 
 // newFlagSet returns the lab's flags, which fill opts. The package cli
@@ -22,6 +24,7 @@ func newFlagSet(opts *options) *cli.FlagSet {
 	fs := cli.NewFlagSet("04-tool-errors", about)
 	fs.BoolVar(&opts.requests, "requests", false, "also print what each request sends the model")
 	fs.BoolVar(&opts.diagram, "diagram", false, diagram.DiagramUsage)
+	opts.page.Flags(fs)
 	fs.Var(&opts.maxTurns, "max-turns", fmt.Sprintf("stop the loop after `N` turns (%d to %d)", minTurns, maxTurnsLimit))
 	return fs
 }

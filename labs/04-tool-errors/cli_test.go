@@ -24,7 +24,11 @@ func TestCommandLine(t *testing.T) {
 		emptyOut    bool
 		emptyErrOut bool
 	}{
-		{name: "help", args: []string{"-h"}, status: 0, stdout: []string{"Usage: go run ./labs/04-tool-errors", about, "-max-turns N", "-requests", "-diagram", "-h"}, emptyErrOut: true},
+		{name: "help", args: []string{"-h"}, status: 0, stdout: []string{"Usage: go run ./labs/04-tool-errors", about, "-max-turns N", "-requests", "-diagram", "-html FILE", "-lang en", "-h"}, emptyErrOut: true},
+		{name: "a page and a diagram", args: []string{"-html", "-", "-diagram"}, status: 2, stderr: []string{"-html and -diagram cannot go together: one writes the run as a page, the other prints it", "Usage:"}, emptyOut: true},
+		{name: "a language without a page", args: []string{"-lang", "zh"}, status: 2, stderr: []string{"-lang needs -html: it sets the language of the page's own words; the labs' output stays English", "Usage:"}, emptyOut: true},
+		{name: "a page in a folder that does not exist", args: []string{"-html", "no/such/folder/run.html"}, status: 2, stderr: []string{"error: -html no/such/folder/run.html: its folder no/such/folder does not exist\n"}, emptyOut: true},
+		{name: "a page and the requests", args: []string{"-html", "-", "-requests"}, status: 2, stderr: []string{"-html and -requests cannot go together: the page shows every request already", "Usage:"}, emptyOut: true},
 		{name: "unknown flag", args: []string{"-x"}, status: 2, stderr: []string{"flag provided but not defined: -x", "Usage:"}, emptyOut: true},
 		{name: "zero turns", args: []string{"-max-turns", "0"}, status: 2, stderr: []string{`invalid value "0" for flag -max-turns: must be from 1 to 1000`, "Usage:"}, emptyOut: true},
 		{name: "negative turns", args: []string{"-max-turns=-3"}, status: 2, stderr: []string{`invalid value "-3" for flag -max-turns: must be from 1 to 1000`}, emptyOut: true},

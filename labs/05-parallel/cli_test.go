@@ -22,7 +22,11 @@ func TestCommandLine(t *testing.T) {
 		emptyOut    bool
 		emptyErrOut bool
 	}{
-		{name: "help", args: []string{"-h"}, status: 0, stdout: []string{"Usage: go run ./labs/05-parallel", about, "-max-turns N", "-sequential", "-trace", "-diagram", "-timeline", "-h"}, emptyErrOut: true},
+		{name: "help", args: []string{"-h"}, status: 0, stdout: []string{"Usage: go run ./labs/05-parallel", about, "-max-turns N", "-sequential", "-trace", "-diagram", "-timeline", "-html FILE", "-lang en", "-h"}, emptyErrOut: true},
+		{name: "a page and a diagram", args: []string{"-html", "-", "-diagram"}, status: 2, stderr: []string{"-html and -diagram cannot go together: one writes the run as a page, the other prints it", "Usage:"}, emptyOut: true},
+		{name: "a language without a page", args: []string{"-lang", "zh"}, status: 2, stderr: []string{"-lang needs -html: it sets the language of the page's own words; the labs' output stays English", "Usage:"}, emptyOut: true},
+		{name: "a page in a folder that does not exist", args: []string{"-html", "no/such/folder/run.html"}, status: 2, stderr: []string{"error: -html no/such/folder/run.html: its folder no/such/folder does not exist\n"}, emptyOut: true},
+		{name: "a page and a trace", args: []string{"-trace", "-html", "-"}, status: 2, stderr: []string{"-html and -trace cannot go together: one writes the run as a page, the other prints it", "Usage:"}, emptyOut: true},
 		{name: "two pictures", args: []string{"-diagram", "-timeline"}, status: 2, stderr: []string{"-diagram and -timeline cannot go together: each prints the run instead of the narrative", "Usage:"}, emptyOut: true},
 		{name: "a trace and a picture", args: []string{"-diagram", "-trace"}, status: 2, stderr: []string{"-trace and -diagram cannot go together: each prints the run instead of the narrative", "Usage:"}, emptyOut: true},
 		{name: "unknown flag", args: []string{"-x"}, status: 2, stderr: []string{"flag provided but not defined: -x", "Usage:"}, emptyOut: true},

@@ -3,7 +3,7 @@
 // so that the batch takes as long as its slowest call, while the model still
 // receives the results in the order of its calls.
 //
-//	go run ./labs/05-parallel [-sequential] [-trace | -diagram | -timeline] [-max-turns N]
+//	go run ./labs/05-parallel [-sequential] [-trace | -diagram | -timeline | -html FILE] [-max-turns N]
 package main
 
 import (
@@ -30,12 +30,12 @@ exits with status 130.`
 func main() { cli.Main(run) }
 
 // run is the whole program: cli.Main turns its error into an exit status.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
 	opts := options{maxTurns: 3}
 	if err := newFlagSet(&opts).Parse(args, stdout, stderr); err != nil {
 		return err
 	}
-	defer opts.out.Close() // a picture is drawn once the runs are over
+	defer opts.out.Finish(&err) // a picture or a page is written once the runs are over, however they end
 	mode := "in parallel"
 	if opts.sequential {
 		mode = "one at a time (-sequential)"
@@ -67,6 +67,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		},
 	}
 	p := opts.out.Printer(stdout)
+	ctx = p.WatchRequests(ctx) // with -html, the page shows each request
 	for i, part := range parts {
 		part.cfg.MaxTurns = int(opts.maxTurns)
 		part.cfg.Sequential = opts.sequential

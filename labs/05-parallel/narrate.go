@@ -11,7 +11,8 @@ import (
 // the lines). At agent_end it prints how the run ended, from sum.
 // At turn_end, if n has a clock to time the batch on, it says whether the
 // batch took as long as its slowest call or as long as all its calls
-// together.
+// together. Last, it hands n the event's trace line, which ends the
+// event: with -html, each event is a step of the page (labs/stepper).
 func narrate(n *narrative.Run, sum *summary) func(Event) {
 	return func(ev Event) {
 		switch ev := ev.(type) {
@@ -39,5 +40,6 @@ func narrate(n *narrative.Run, sum *summary) func(Event) {
 			n.Messages("history holds", sum.added)
 			n.Answer(sum.answer())
 		}
+		n.Event(traceLine(ev))
 	}
 }

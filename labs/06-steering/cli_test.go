@@ -23,7 +23,12 @@ func TestCommandLine(t *testing.T) {
 		emptyOut    bool
 		emptyErrOut bool
 	}{
-		{name: "help", args: []string{"-h"}, status: 0, stdout: []string{"Usage: go run ./labs/06-steering", about, "-queue-mode", "-scenario FILE", "-sequential", "-trace", "-chat", "-model-name NAME", "-base-url URL", "-record FILE", "starts with >> queues a follow-up", "-diagram", "-timeline", "-h"}, emptyErrOut: true},
+		{name: "help", args: []string{"-h"}, status: 0, stdout: []string{"Usage: go run ./labs/06-steering", about, "-queue-mode", "-scenario FILE", "-sequential", "-trace", "-chat", "-model-name NAME", "-base-url URL", "-record FILE", "starts with >> queues a follow-up", "-diagram", "-timeline", "-html FILE", "-lang en", "-h"}, emptyErrOut: true},
+		{name: "a page and a diagram", args: []string{"-html", "-", "-diagram"}, status: 2, stderr: []string{"-html and -diagram cannot go together: one writes the run as a page, the other prints it", "Usage:"}, emptyOut: true},
+		{name: "a language without a page", args: []string{"-lang", "zh"}, status: 2, stderr: []string{"-lang needs -html: it sets the language of the page's own words; the labs' output stays English", "Usage:"}, emptyOut: true},
+		{name: "a page in a folder that does not exist", args: []string{"-html", "no/such/folder/run.html"}, status: 2, stderr: []string{"error: -html no/such/folder/run.html: its folder no/such/folder does not exist\n"}, emptyOut: true},
+		{name: "a page and a trace", args: []string{"-trace", "-html", "-"}, status: 2, stderr: []string{"-html and -trace cannot go together: one writes the run as a page, the other prints it", "Usage:"}, emptyOut: true},
+		{name: "a page of a chat", args: []string{"-chat", "-html", "-"}, status: 2, stderr: []string{"-html cannot go with -chat: a page is made from a run that replays: record the session with -record FILE, then write its page with -scenario FILE -html PAGE", "Usage:"}, emptyOut: true},
 		{name: "a trace and a timeline", args: []string{"-scenario", "scenarios/terminate.json", "-trace", "-timeline"}, status: 2, stderr: []string{"-trace and -timeline cannot go together: each prints the run instead of the narrative", "Usage:"}, emptyOut: true},
 		{name: "record without chat", args: []string{"-record", "x.json"}, status: 2, stderr: []string{"-record needs -chat: they set up the session of -chat", "Usage:"}, emptyOut: true},
 		{name: "a model without chat", args: []string{"-model-name", "m", "-base-url", "http://localhost:1/v1"}, status: 2, stderr: []string{"-base-url and -model-name need -chat: they set up the session of -chat", "Usage:"}, emptyOut: true},

@@ -3,8 +3,8 @@
 // messages keep it going when it would stop, and nothing typed is lost. The
 // loop becomes Pi's two-level runLoop.
 //
-//	go run ./labs/06-steering [-queue-mode one-at-a-time|all] [-trace | -diagram | -timeline] [-sequential]
-//	go run ./labs/06-steering -scenario FILE [-trace | -diagram | -timeline]
+//	go run ./labs/06-steering [-queue-mode one-at-a-time|all] [-trace | -diagram | -timeline | -html FILE] [-sequential]
+//	go run ./labs/06-steering -scenario FILE [-trace | -diagram | -timeline | -html FILE]
 //	go run ./labs/06-steering -chat [-model-name NAME [-base-url URL]] [-record FILE] [...]
 package main
 
@@ -29,7 +29,7 @@ queued; Continue picks it up. -scenario runs a scenario file instead, and
 func main() { cli.Main(run) }
 
 // run is the whole program: cli.Main turns its error into an exit status.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
 	opts := options{queueMode: OneAtATime}
 	fs := newFlagSet(&opts)
 	if err := fs.Parse(args, stdout, stderr); err != nil {
@@ -41,7 +41,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := opts.chat.Check(fs, stderr); err != nil {
 		return err
 	}
-	defer opts.out.Close() // a picture is drawn once the runs are over
+	defer opts.out.Finish(&err) // a picture or a page is written once the runs are over, however they end
 	switch {
 	case opts.scenario != "":
 		return runScenario(ctx, stdout, stderr, opts)

@@ -9,6 +9,8 @@ import (
 // each event into a line of the lab's narrative the moment the event
 // arrives, and the model's reply word by word as it streams in (n writes
 // the lines). At agent_end it prints how the run ended, from sum.
+// Last, it hands n the event's trace line, which ends the
+// event: with -html, each event is a step of the page (labs/stepper).
 func narrate(n *narrative.Run, sum *summary) func(Event) {
 	return func(ev Event) {
 		switch ev := ev.(type) {
@@ -43,5 +45,6 @@ func narrate(n *narrative.Run, sum *summary) func(Event) {
 			}
 			n.Answer(text, ok)
 		}
+		n.Event(traceLine(ev))
 	}
 }

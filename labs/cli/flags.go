@@ -16,6 +16,16 @@ type FlagSet struct {
 	about string
 	// oneOf are groups of flags of which a command line may give only one.
 	oneOf []oneOf
+	// needs are flags that only make sense with another one.
+	needs []need
+	// checks are what Parse checks last (Check).
+	checks []func() error
+}
+
+// A need is a flag that others only make sense with, and why.
+type need struct {
+	name, why string
+	others    []string
 }
 
 // A oneOf is a group of flags of which a command line may give only one,
@@ -74,7 +84,25 @@ func (fs *FlagSet) Parse(args []string, stdout, stderr io.Writer) error {
 			return fs.Refuse(stderr, "%s cannot go together: %s", strings.Join(both, " and "), group.why)
 		}
 	}
+	for _, n := range fs.needs {
+		if err := fs.Requires(stderr, n.name, n.why, n.others...); err != nil {
+			return err
+		}
+	}
+	for _, check := range fs.checks {
+		if err := check(); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// Check declares a check of the parsed command line that the flags cannot
+// make themselves, such as whether a file can be written. Parse calls it
+// last, once every flag has its value, and returns its error as it is: a
+// BadInput error says what is wrong in one line, without the help.
+func (fs *FlagSet) Check(check func() error) {
+	fs.checks = append(fs.checks, check)
 }
 
 // OneOf declares flags of which a command line may give only one, such as
@@ -83,6 +111,14 @@ func (fs *FlagSet) Parse(args []string, stdout, stderr io.Writer) error {
 // cannot go together: why". A name that is no flag of fs is never given.
 func (fs *FlagSet) OneOf(why string, names ...string) {
 	fs.oneOf = append(fs.oneOf, oneOf{why: why, names: names})
+}
+
+// Needs declares flags that only make sense with the flag name, such as a
+// setting of what name makes; why says why. Parse refuses a command line
+// that gives any of others without name: "-a needs -name: why", as
+// Requires does after Parse.
+func (fs *FlagSet) Needs(name, why string, others ...string) {
+	fs.needs = append(fs.needs, need{name: name, why: why, others: others})
 }
 
 // Refuse reports a mistake in the command line: it prints the mistake, then

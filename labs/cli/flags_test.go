@@ -181,6 +181,65 @@ func TestRequiresRefusesAFlagWithoutTheOneItNeeds(t *testing.T) {
 	}
 }
 
+func TestNeedsRefusesAFlagWithoutTheOneItNeeds(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string // the first line of standard error, or "" if fine
+	}{
+		{nil, ""},
+		{[]string{"-trace"}, ""},
+		{[]string{"-trace", "-name", "x"}, ""},
+		{[]string{"-name", "x"}, "-name needs -trace: only a trace has names"},
+		{[]string{"-max-turns", "2", "-name", "x"}, "-max-turns and -name need -trace: only a trace has names"},
+	}
+	for _, tt := range tests {
+		var opts struct {
+			trace bool
+			turns limit
+			name  string
+		}
+		fs := NewFlagSet("00-demo", "Lab 00 shows the flags.")
+		fs.BoolVar(&opts.trace, "trace", false, "print one line per event")
+		fs.Var(&opts.turns, "max-turns", "stop after `N` turns")
+		fs.StringVar(&opts.name, "name", "", "the `NAME` to greet")
+		fs.Needs("trace", "only a trace has names", "max-turns", "name")
+		var stdout, stderr bytes.Buffer
+		err := fs.Parse(tt.args, &stdout, &stderr)
+		wantRefusal(t, tt.args, err, stderr.String(), tt.want)
+	}
+}
+
+func TestCheckComesLast(t *testing.T) {
+	var name string
+	bad := errors.New("bad name")
+	for _, tt := range []struct {
+		args []string
+		want error
+	}{
+		{nil, nil},
+		{[]string{"-name", "ok"}, nil},
+		{[]string{"-name", "bad"}, bad},
+		{[]string{"-name", "bad", "-x"}, ErrUsage},
+	} {
+		fs := NewFlagSet("00-demo", "Lab 00 shows the flags.")
+		fs.StringVar(&name, "name", "", "the `NAME` to greet")
+		fs.Check(func() error {
+			if name == "bad" {
+				return bad
+			}
+			return nil
+		})
+		var stdout, stderr bytes.Buffer
+		if err := fs.Parse(tt.args, &stdout, &stderr); !errors.Is(err, tt.want) {
+			t.Errorf("%q: %v, want %v", tt.args, err, tt.want)
+		}
+		if tt.want == bad && stderr.Len() > 0 {
+			t.Errorf("%q: a check's error printed %q: the program reports it", tt.args, stderr.String())
+		}
+		name = ""
+	}
+}
+
 func TestOneOfRefusesTwoFlagsOfAGroup(t *testing.T) {
 	tests := []struct {
 		args []string

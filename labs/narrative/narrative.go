@@ -12,8 +12,9 @@
 // With -diagram or -timeline (Output), the same beats draw a picture
 // instead, a Mermaid sequence diagram or Gantt chart (package diagram): a
 // Printer that draws hands each beat to its picture and prints nothing of
-// its own, so the lab's narrate.go draws as it narrates. The lab closes
-// its Output once its runs are over, and a timeline is drawn then.
+// its own, so the lab's narrate.go draws as it narrates. The lab finishes
+// its Output once its runs are over (Output.Finish): a timeline, or a page,
+// is written then.
 //
 // It is not internal, so that a learner's copy of a lab in _mywork/ can
 // import it. Labs 01 to 04 print a finished run and keep their own
@@ -21,6 +22,7 @@
 package narrative
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -28,6 +30,7 @@ import (
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/diagram"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/stepper"
 	"github.com/fatih/color"
 )
 
@@ -35,8 +38,10 @@ import (
 type Printer struct {
 	w                                 io.Writer
 	label, turn, good, warn, bad, dim *color.Color
-	// draw, if set, draws the runs instead (Output).
+	// draw, if set, draws the runs instead (Output); page, if set, is
+	// draw too, the page of -html.
 	draw diagram.Picture
+	page *stepper.Page
 }
 
 // NewPrinter returns a printer for w. It colours its output only when w is a
@@ -112,13 +117,28 @@ func (p *Printer) AgentState(history int, steering, followUp []fakemodel.Message
 	p.Line(text)
 }
 
-// Close ends the output: a picture writes what it still holds, such as a
-// timeline, which is drawn once every run has ended. The narrative has
-// nothing left to print.
-func (p *Printer) Close() {
+// finish ends the output: a picture writes what it still holds, such as a
+// timeline, which is drawn once every run has ended, and with -html the
+// page is written, and a line says where (package stepper). The narrative
+// has nothing left to print.
+func (p *Printer) finish() error {
 	if p.draw != nil {
 		p.draw.Close()
 	}
+	if p.page == nil {
+		return nil
+	}
+	return p.page.Write()
+}
+
+// WatchRequests returns ctx, or with -html a copy of it through which a
+// model hands the page each request it gets (fakemodel.WithOnRequest): the
+// page shows what the model was sent in each turn.
+func (p *Printer) WatchRequests(ctx context.Context) context.Context {
+	if p.page == nil {
+		return ctx
+	}
+	return fakemodel.WithOnRequest(ctx, p.page.Request)
 }
 
 // Warn returns text painted as a warning.

@@ -60,7 +60,11 @@ func TestOutputPicksWhatTheRunsBecome(t *testing.T) {
 		var out bytes.Buffer
 		p, o := printerFor(t, &out, strings.Fields(args)...)
 		tell(p)
-		o.Close()
+		var err error
+		o.Finish(&err)
+		if err != nil {
+			t.Errorf("with %q, Finish: %v", args, err)
+		}
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("with %q, the output is\n%s\nwant it to hold %q", args, out.String(), want)
 		}
@@ -91,21 +95,25 @@ func TestOutputPicksWhatTheRunsBecome(t *testing.T) {
 	}
 }
 
-// TestCloseDrawsATimeline: a timeline is drawn once every run is over, when
-// the lab closes its Output, however many printers it made; a second
-// Close draws nothing more.
-func TestCloseDrawsATimeline(t *testing.T) {
+// TestFinishDrawsATimeline: a timeline is drawn once every run is over,
+// when the lab finishes its Output, however many printers it made; a second
+// Finish draws nothing more.
+func TestFinishDrawsATimeline(t *testing.T) {
 	var out bytes.Buffer
 	p, o := printerFor(t, &out, "-timeline")
 	tell(p)
 	tell(o.Printer(&out))
 	if out.Len() != 0 {
-		t.Errorf("the timeline wrote %q before Close, want nothing", out.String())
+		t.Errorf("the timeline wrote %q before Finish, want nothing", out.String())
 	}
-	o.Close()
-	o.Close()
+	var err error
+	o.Finish(&err)
+	o.Finish(&err)
+	if err != nil {
+		t.Errorf("Finish: %v", err)
+	}
 	if want := strings.Repeat("no timeline: no tool call waited on the demo clock (-diagram draws the run)\n", 2); out.String() != want {
-		t.Errorf("after Close, the output is %q, want %q: one line for each printer", out.String(), want)
+		t.Errorf("after Finish, the output is %q, want %q: one line for each printer", out.String(), want)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel/democlock"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/stepper"
 )
 
 // A Run writes the narrative of one run of the loop, line by line, as the
@@ -99,6 +100,10 @@ func (r *Run) UserInTurn(text string) {
 // Delta prints one chunk of the model's reply as it streams in: the first
 // chunk of a reply opens its line, "model said:".
 func (r *Run) Delta(chunk string) {
+	if r.page != nil {
+		r.page.Delta(chunk)
+		return
+	}
 	if r.draw != nil {
 		r.draw.Streaming()
 		return
@@ -118,6 +123,25 @@ func (r *Run) Thinking(chunk string) {
 	}
 	r.startLine(thinkingLine, r.dim.Sprint("model thinks:"))
 	fmt.Fprint(r.w, r.dim.Sprint(strings.NewReplacer("\n", " ", "\r", " ", "\t", " ").Replace(chunk)))
+}
+
+// Event ends what the narrative says about one event, named by its trace
+// line, the line -trace prints for it. It prints nothing: the page of
+// -html (package stepper) makes each event a step, with the beats that
+// came before it.
+func (r *Run) Event(traceLine string) {
+	if r.page != nil {
+		r.page.Event(traceLine)
+	}
+}
+
+// Holds tells the page of -html what agent holds now, its history and its
+// queues: as a run starts, and after each event, before and after the
+// user acts on it (package talk). It prints nothing.
+func (r *Run) Holds(agent stepper.Holder) {
+	if r.page != nil {
+		r.page.Holds(agent)
+	}
 }
 
 // Aside prints a line that tells no event, such as what a simulated user

@@ -85,8 +85,8 @@ func Flags(fs *cli.FlagSet, opts *Options) {
 
 // Check refuses a command line that gives a flag of -chat without -chat,
 // -base-url, -idle-timeout or -request-timeout without -model-name, -chat
-// with -scenario, an empty -model-name, or a value out of range. Call it
-// after Parse.
+// with -scenario or -html, an empty -model-name, or a value out of range.
+// Call it after Parse.
 func (o Options) Check(fs *cli.FlagSet, stderr io.Writer) error {
 	if err := fs.Requires(stderr, "chat", "they set up the session of -chat", "base-url", "model-name", "record", "max-turns", "idle-timeout", "request-timeout"); err != nil {
 		return err
@@ -95,6 +95,10 @@ func (o Options) Check(fs *cli.FlagSet, stderr io.Writer) error {
 		return err
 	}
 	if err := fs.Excludes(stderr, "chat", "a scenario file scripts a whole session, the user's part too", "scenario"); err != nil {
+		return err
+	}
+	if err := fs.Excludes(stderr, "chat", "a page is made from a run that replays: record the session with -record FILE, "+
+		"then write its page with -scenario FILE -html PAGE", "html"); err != nil {
 		return err
 	}
 	given := map[string]bool{}

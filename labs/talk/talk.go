@@ -104,16 +104,21 @@ func (s Show) Play(ctx context.Context, n int, script Script, agent Agent, run R
 		}
 		runCtx, cancel := context.WithCancel(ctx)
 		if nar != nil {
-			runCtx = fakemodel.WithOnThinking(runCtx, nar.Thinking)
+			runCtx = fakemodel.WithOnThinking(s.Printer.WatchRequests(runCtx), nar.Thinking)
 		}
 		user.Interrupt = cancel
 		user.Try = func(prompt string) error { return run(runCtx, prompt, nil, func(string) {}) }
 		user.BeforeRun()
+		// The page of -html shows what the agent holds: as the run starts,
+		// and after each event, before and after the user acts on it.
+		s.holds(nar, agent)
 		started := false
 		err := run(runCtx, prompt, nar, func(line string) {
 			started = true
 			s.line(line)
+			s.holds(nar, agent)
 			user.See(line)
+			s.holds(nar, agent)
 		})
 		cancel()
 		switch {
@@ -151,6 +156,14 @@ func (s Show) begin(continues, again bool, clock *democlock.Clock) *narrative.Ru
 		s.Printer.Line("--- Continue: the agent runs from the history it holds, with no new prompt ---")
 	}
 	return s.Printer.TimedRun(clock)
+}
+
+// holds tells the narrative of a run what agent holds, for the page of
+// -html: in a trace, there is no narrative.
+func (s Show) holds(nar *narrative.Run, agent Agent) {
+	if nar != nil {
+		nar.Holds(agent)
+	}
 }
 
 // line prints the trace line of an event, in a trace.

@@ -72,7 +72,7 @@ const MaxDepth = 10000
 // its words. Tools that take any object, such as the fake tools of lab 06's
 // scenario files, check their arguments with it.
 func Object(raw json.RawMessage) (map[string]json.RawMessage, error) {
-	if tooDeep(raw) {
+	if Depth(raw) > MaxDepth {
 		// encoding/json would say "invalid character '[' exceeded max
 		// depth", which blames a character.
 		return nil, fmt.Errorf("arguments nest more than %d levels deep", MaxDepth)
@@ -91,12 +91,12 @@ func Object(raw json.RawMessage) (map[string]json.RawMessage, error) {
 	return values, nil
 }
 
-// tooDeep reports whether raw opens more than MaxDepth arrays and objects
-// that it has not closed, outside its strings. It reads raw once, and stops
-// at the first bracket too deep.
-func tooDeep(raw []byte) bool {
-	depth, inString, escaped := 0, false, false
-	for _, c := range raw {
+// Depth returns how deeply the arrays and objects of the JSON text data
+// nest, outside its strings: 0 for a number or a string, 1 for [1,2], 2 for
+// {"a":[1]}. It reads data once, whether or not it is valid JSON.
+func Depth(data []byte) int {
+	depth, deepest, inString, escaped := 0, 0, false, false
+	for _, c := range data {
 		switch {
 		case escaped:
 			escaped = false
@@ -106,14 +106,13 @@ func tooDeep(raw []byte) bool {
 			inString = !inString
 		case inString:
 		case c == '[' || c == '{':
-			if depth++; depth > MaxDepth {
-				return true
-			}
+			depth++
+			deepest = max(deepest, depth)
 		case c == ']' || c == '}':
 			depth--
 		}
 	}
-	return false
+	return deepest
 }
 
 // Fields returns the JSON names of A's fields, in their order: the keys

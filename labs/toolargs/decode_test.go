@@ -144,8 +144,8 @@ func FuzzDecode(f *testing.F) {
 	}
 	f.Add([]byte(`{"path":"[\"{","text":"]"}`))
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		if tooDeep(raw) && json.Valid(raw) {
-			t.Fatalf("tooDeep refuses JSON that encoding/json reads: %.80s", raw)
+		if Depth(raw) > MaxDepth && json.Valid(raw) {
+			t.Fatalf("Depth refuses JSON that encoding/json reads: %.80s", raw)
 		}
 		if _, err := Decode[note](raw); err != nil {
 			return
@@ -171,4 +171,12 @@ func errText(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+func TestDepth(t *testing.T) {
+	for data, want := range map[string]int{`1`: 0, `"[{"`: 0, `[1,2]`: 1, `{"a":[1]}`: 2, `[[],[[]]]`: 3, `["\"[", {}]`: 2} {
+		if got := Depth([]byte(data)); got != want {
+			t.Errorf("Depth(%s) = %d, want %d", data, got, want)
+		}
+	}
 }

@@ -9,7 +9,7 @@
 //
 // It builds each lab once, runs every case of expected.Cases from the
 // repository root with its standard output on a pipe, as an instructor does,
-// and writes or compares expected/NAME.txt. A case whose program exits with a
+// and writes or compares expected/NAME.txt (or, for a page, NAME.html). A case whose program exits with a
 // non-zero status is an error: a golden file holds the output of a run that
 // worked.
 //
@@ -169,7 +169,7 @@ func runCases(ctx context.Context, cases []expected.Case, check bool, repeat int
 				if err := expected.Write(c.Name, res.Stdout); err != nil {
 					return err
 				}
-				fmt.Fprintf(stdout, "wrote expected/%s.txt  (%s)\n", c.Name, c.Command())
+				fmt.Fprintf(stdout, "wrote expected/%s  (%s)\n", expected.FileName(c.Name), c.Command())
 				continue
 			}
 			if err := expected.Compare(c.Name, res.Stdout); err != nil {

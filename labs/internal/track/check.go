@@ -33,6 +33,9 @@ type report struct {
 	// exited is set when the test program ended before any test ran,
 	// without a panic: an init function that calls os.Exit.
 	exited bool
+	// failedUnseen is set when the test program ended with a failure
+	// although none of its tests failed (pkgRun.failedUnseen).
+	failedUnseen bool
 	// hung is set, with where it hung if the dump says, when the test
 	// program never got to its tests: an init function that never ends.
 	hung      []string
@@ -81,7 +84,7 @@ type finding struct {
 // cannotRun reports whether the copy's tests could not run: it does not
 // compile, or it panics or exits before any test runs.
 func (r *report) cannotRun() bool {
-	return len(r.build) > 0 || len(r.panicked) > 0 || r.exited || r.hung != nil
+	return len(r.build) > 0 || len(r.panicked) > 0 || r.exited || r.failedUnseen || r.hung != nil
 }
 
 // exercisesPass reports whether every exercise passes.
@@ -313,6 +316,10 @@ func (r *report) first(run *pkgRun) {
 		r.exited = true
 		return
 	}
+	if run.failedUnseen() {
+		r.failedUnseen = true
+		return
+	}
 	for i := range r.lab.Exercises {
 		e := &r.lab.Exercises[i]
 		res := exerciseResult{exercise: e, broken: -1}
@@ -350,6 +357,10 @@ func (r *report) rest(run *pkgRun) {
 	if r.panicked = panicBeforeTests(run, r.dir, r.rel, r.lab.learnerFiles()...); r.panicked != nil {
 		return
 	}
+	if run.failedUnseen() {
+		r.failedUnseen = true
+		return
+	}
 	for _, name := range run.order {
 		if strings.Contains(name, "/") || slices.Contains(goldenTests, name) {
 			continue
@@ -376,6 +387,14 @@ func (r *report) findingOf(run *pkgRun, test string) *finding {
 	case t == nil && run.crashed:
 		return &finding{test: test, why: msgNotRun}
 	case t == nil:
+		if top := topLevel(test); top != test && run.tests[top] != nil && run.tests[top].status != passed {
+			// The test failed, or was skipped, before it ran the subtest.
+			return r.findingOf(run, top)
+		}
+		if r.lab.testsAsInLab(r.dir) {
+			// Not the learner's doing: the rule names a test that is not.
+			return &finding{test: test, why: msgNoSuchTest, whyArgs: []any{test, r.lab.Name}}
+		}
 		return &finding{test: test, why: msgMissingTest, whyArgs: []any{test, r.lab.Name}}
 	case t.status == passed, t.status == skipped:
 		return nil

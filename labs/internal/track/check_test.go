@@ -659,3 +659,36 @@ func TestAFinishedLabSaysAllThatPasses(t *testing.T) {
 		t.Errorf("the table of contents says\n%s\nwant\n%s", toc.String(), want)
 	}
 }
+
+// TestFakedTestLinesDoNotFoolCheck runs go test on a package whose code
+// prints go test's own lines, with the marker go test -json reads them by,
+// for a test that never runs, and then exits with status 1: go test -json
+// takes the test for passed, and the package for failed, and check must
+// believe the package.
+func TestFakedTestLinesDoNotFoolCheck(t *testing.T) {
+	expected.Verification(t)
+	wb := testWorkbook(t, true)
+	dir := wb.copyDir("00-faked")
+	if err := writeFiles(dir, files{
+		"fake.go": []byte("package faked\n\nimport (\n\t\"fmt\"\n\t\"os\"\n)\n\nfunc init() {\n" +
+			"\tfmt.Print(\"\\x16=== RUN   TestA\\n\\x16--- PASS: TestA (0.00s)\\n\\x16PASS\\n\")\n\tos.Exit(1)\n}\n"),
+		"fake_test.go": []byte("package faked\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) { t.Fatal(\"never passes\") }\n"),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	pkg := wb.rel(dir)
+	runs, err := wb.runTests(t.Context(), []string{pkg}, countFlag(true)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := runs[pkg]
+	if run == nil {
+		t.Fatalf("go test reported nothing of %s", pkg)
+	}
+	if a := run.tests["TestA"]; a == nil || a.status != passed {
+		t.Logf("go test -json no longer takes the faked lines for a result (TestA: %+v): the rest holds all the same", a)
+	}
+	if !run.failedUnseen() {
+		t.Errorf("go test reported the package failed, and check does not see it (failed %v, tests %+v)", run.failed, run.tests)
+	}
+}

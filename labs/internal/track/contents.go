@@ -108,6 +108,9 @@ func (s *session) contentsOf(r *report) {
 	case r.exited:
 		p.sayIn(p.bad, msgTOCExited)
 		return
+	case r.failedUnseen:
+		p.sayIn(p.bad, msgTOCFailedUnseen)
+		return
 	case r.hung != nil:
 		p.sayIn(p.bad, msgTOCHung)
 		return

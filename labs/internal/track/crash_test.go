@@ -542,3 +542,46 @@ func TestAnExitIsNotAMissingTest(t *testing.T) {
 	wantWhy(t, r.exercises[0].finding, msgExitedInTest, "an exit in a test")
 	wantWhy(t, r.findingOf(inTest, "TestB"), msgNotRun, "the test after the exit did not run; it is not missing")
 }
+
+// TestAFailedProgramWhoseTestsPassedDoesNotPass: code that prints go test's
+// own lines, "--- PASS" for every test, and then exits with status 1 makes
+// go test -json report each test passed, and the package failed, as plain
+// go test says FAIL. check must believe the package: the copy does not pass,
+// in the first phase or in the second, and the report says why.
+func TestAFailedProgramWhoseTestsPassedDoesNotPass(t *testing.T) {
+	const pkg = "github.com/x/mywork/01-no-loop"
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main_test.go"), []byte("package main\n\nfunc TestA(t *testing.T) {}\n"), 0o644)
+	lab := &Lab{Name: "01-no-loop", Exercises: []Exercise{{Rules: []Rule{{Test: "TestA"}}}}}
+	faked := func(tests ...string) *pkgRun {
+		evs := []testEvent{{Action: "start", Package: pkg}}
+		for _, test := range tests {
+			evs = append(evs,
+				testEvent{Action: "run", Package: pkg, Test: test},
+				testEvent{Action: "output", Package: pkg, Test: test, Output: "=== RUN   " + test + "\n"},
+				testEvent{Action: "output", Package: pkg, Test: test, Output: "--- PASS: " + test + " (0.00s)\n"},
+				testEvent{Action: "pass", Package: pkg, Test: test})
+		}
+		evs = append(evs,
+			testEvent{Action: "output", Package: pkg, Output: "FAIL\t" + pkg + "\t0.005s\n"},
+			testEvent{Action: "fail", Package: pkg})
+		return parseEvents(events(t, evs...), []string{"mywork/01-no-loop"})["mywork/01-no-loop"]
+	}
+
+	r := &report{lab: lab, dir: dir, rel: "mywork/01-no-loop"}
+	r.first(faked("TestA"))
+	if r.exercisesPass() {
+		t.Error("every rule's test passed, and the package failed: the report says the exercises pass")
+	}
+	text := writeReport(r, English)
+	wantContains(t, text, "Your code in mywork/01-no-loop ends the test program with a failure, although none of its tests failed: does it call os.Exit(1) or log.Fatal, or print lines such as \"--- PASS\" that go test reads as its own?", "the report")
+	wantNotContains(t, text, "Done", "the report")
+
+	r = &report{lab: lab, dir: dir, rel: "mywork/01-no-loop"}
+	r.first(faked("TestA"))
+	r.exercises = []exerciseResult{{exercise: &lab.Exercises[0], broken: -1}} // as if the first phase had been fooled
+	r.rest(faked("TestA", "TestOther"))
+	if r.passes() {
+		t.Error("the second phase's package failed, although its tests passed: the report says the lab passes")
+	}
+}

@@ -39,11 +39,10 @@
 // that reason). Adding two lines shifts the lines a README cites; the README
 // tests say where.
 //
-// 2. Write exercises.json, after labs/02-loop/exercises.json. It is read
-// strictly: a misspelt field is an error, and so is a text without its
-// Chinese. Its fields are those of [Lab], [Exercise], [Region], [Rule] and
-// [Mistake], in lower case; every text a learner reads is {"en": …,
-// "zh": …}, each a string or, for many lines, a list of lines:
+// 2. Write exercises.json, after labs/02-loop/exercises.json. Its fields
+// are those of [Lab], [Exercise], [Region], [Rule] and [Mistake], in lower
+// case; every text a learner reads is {"en": …, "zh": …}, each a string or,
+// for many lines, a list of lines:
 //
 //	{
 //	  "idea": {"en": "…", "zh": "…"},
@@ -73,6 +72,25 @@
 // pass and the race detector finds has "race": true instead of a rule, in
 // a lab with "race": true, whose exercises start goroutines. A Chinese todo
 // names README.zh-CN.md and the section's Chinese heading.
+//
+// The file is read strictly, with package labs/strictjson, as scenario
+// files are, and every command of the track refuses to start while a lab's
+// file has a mistake: a key that is not a field's name, spelt exactly
+// ("IDEA" is not "idea"), or that appears twice in its object; null; a
+// value of the wrong type; bytes that are not UTF-8; a string with a
+// character that a terminal does not print as itself, a tab apart (a line
+// break is written as a list of lines; an escape, a bidirectional override
+// or a zero-width space would reach the learner's terminal as it is); a text
+// without its Chinese; a TODO or code line that would read as a region
+// marker in the starter ("// end of exercise: ID"), which would cut the
+// region short; a rule whose test no _test.go file of the lab declares (a
+// subtest's own name is known only when it runs: if it does not, and the
+// copy has the lab's test files as they are, check says that the workbook
+// is at fault, not the learner). The error is one line that names the
+// file, the line and column, whose the value is (exercise, region, rule,
+// hint or mistake, by its ID or name) and the field:
+//
+//	labs/02-loop/exercises.json: line 225, column 14: exercise run-loop: rule TestX: hint 2: zh: must be a string or a list of strings, not a number
 //
 // 3. In the lab's README, add a section whose heading is the lab's section
 // ("## Build it yourself"): what to write, in what order, and what "done"

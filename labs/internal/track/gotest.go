@@ -55,6 +55,26 @@ type pkgRun struct {
 	// hung is set when the track ended the test binary, which ran past
 	// its timeout without reaching a test.
 	hung bool
+	// failed is set when go test reports the package failed: the test
+	// binary's exit status, which no line it printed can fake.
+	failed bool
+}
+
+// failedUnseen reports whether the package failed although none of its
+// tests did and nothing crashed, timed out or hung: the test binary ended
+// with a failure after its tests, by os.Exit(1) for instance, or it printed
+// go test's own lines ("--- PASS: …"), which go test -json takes for its
+// tests' results.
+func (p *pkgRun) failedUnseen() bool {
+	if !p.failed || !p.built || p.crashed || p.timedOut || p.hung || p.fatal != "" {
+		return false
+	}
+	for _, t := range p.tests {
+		if t.status == failed || t.status == unfinished {
+			return false
+		}
+	}
+	return true
 }
 
 // newPkgRun returns an empty pkgRun.
@@ -283,6 +303,8 @@ func parseEvents(out []byte, pkgs []string) map[string]*pkgRun {
 			if strings.HasPrefix(ev.Output, "fatal error: ") && run.fatal == "" {
 				run.fatal = strings.TrimSpace(ev.Output)
 			}
+		case ev.Test == "" && ev.Action == "fail":
+			run.failed = true
 		case ev.Test == "":
 		case ev.Action == "run":
 			run.test(ev.Test)

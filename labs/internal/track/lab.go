@@ -2,14 +2,12 @@ package track
 
 import (
 	"bytes"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/agent-loop-lab/agent-loop-lab/labs/strictjson"
 )
 
 // exercisesFile is the file, in a lab's directory, that holds the lab's
@@ -42,6 +40,8 @@ type Lab struct {
 	// names the rule it breaks, and that hint then gives the mistake's
 	// first hint.
 	Mistakes []Mistake `json:"mistakes"`
+	// dir is the lab's directory, where its tests are.
+	dir string
 }
 
 // An Exercise is one piece of a lab's idea that a learner writes.
@@ -149,158 +149,156 @@ var goldenTests = []string{"TestOutputMatchesGoldenFile", "TestProgram"}
 // goldenRule is that last rule.
 var goldenRule = Text{EN: "your output matches the lab's, byte for byte", ZH: "你的输出和实验的输出逐字节相同"}
 
-// readLab reads the exercises of the lab in dir, named name. It returns
-// nil, and no error, for a lab without exercises.
-func readLab(dir, name string) (*Lab, error) {
-	data, err := os.ReadFile(filepath.Join(dir, exercisesFile))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	l, err := parseLab(name, data)
-	if err != nil {
-		return nil, fmt.Errorf("labs/%s/%s: %w", name, exercisesFile, err)
-	}
-	return l, nil
-}
-
-// parseLab reads a lab's exercises.json: strictly, so that a misspelt
-// field is an error rather than an exercise without it.
-func parseLab(name string, data []byte) (*Lab, error) {
-	var l Lab
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&l); err != nil {
-		return nil, jsonError(data, err)
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("more than one JSON value")
-	}
-	l.Name = name
-	if err := l.validate(); err != nil {
-		return nil, err
-	}
-	return &l, nil
-}
-
-// jsonError says where in data a decoding error is, as "line N: …".
-func jsonError(data []byte, err error) error {
-	var offset int64 = -1
-	var syntax *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &syntax):
-		offset = syntax.Offset
-	case errors.As(err, &typ):
-		offset = typ.Offset
-	}
-	if offset < 0 || offset > int64(len(data)) {
-		return err
-	}
-	return fmt.Errorf("line %d: %w", bytes.Count(data[:offset], []byte("\n"))+1, err)
-}
-
-// validate checks what can be checked without the lab's other files.
-func (l *Lab) validate() error {
+// validate checks what can be checked without the lab's other files, and
+// that each rule names a test of tests, unless tests is nil.
+func (l *Lab) validate(tests map[string]bool) error {
 	if len(l.Exercises) == 0 {
-		return fmt.Errorf("no exercises")
+		return failAt(strictjson.Path{"exercises"}, "needs at least one exercise")
 	}
-	if err := l.Idea.check("idea"); err != nil {
+	if err := l.Idea.check(strictjson.Path{"idea"}); err != nil {
 		return err
 	}
-	if err := l.Section.check("section"); err != nil {
+	if err := l.Section.check(strictjson.Path{"section"}); err != nil {
 		return err
 	}
 	seen := map[string]bool{}
-	tests := map[string]bool{}
-	for _, e := range l.Exercises {
+	ruleTests := map[string]bool{}
+	for i, e := range l.Exercises {
+		at := strictjson.Path{"exercises", i}
 		if !isID(e.ID) {
-			return fmt.Errorf("exercise ID %q: use lower-case letters, digits and '-'", e.ID)
+			return failAt(append(at, "id"), "%q is not an ID: use lower-case letters, digits and '-'", e.ID)
 		}
 		if seen["exercise "+e.ID] {
-			return fmt.Errorf("exercise %s is listed twice", e.ID)
+			return failAt(append(at, "id"), "an earlier exercise has the same ID")
 		}
 		seen["exercise "+e.ID] = true
-		if err := e.Title.check("exercise " + e.ID + ": title"); err != nil {
+		if err := e.Title.check(append(at, "title")); err != nil {
 			return err
 		}
 		if len(e.Regions) == 0 || len(e.Rules) == 0 {
-			return fmt.Errorf("exercise %s needs regions and rules", e.ID)
+			return failAt(at, "needs regions and rules")
 		}
-		for _, r := range e.Regions {
+		for j, r := range e.Regions {
+			at := slices.Clip(append(slices.Clip(at), "regions", j))
 			key := "region " + r.File + ":" + r.ID
-			what := fmt.Sprintf("exercise %s: region %s in %s", e.ID, r.ID, r.File)
 			switch {
 			case !isID(r.ID) || r.File == "":
-				return fmt.Errorf("%s: a region needs a file and an ID of lower-case letters, digits and '-'", what)
+				return failAt(at, "a region needs a file and an ID of lower-case letters, digits and '-'")
 			case seen[key]:
-				return fmt.Errorf("%s is listed twice", what)
+				return failAt(at, "is listed twice")
 			}
 			seen[key] = true
-			if err := r.TODO.check(what + ": todo"); err != nil {
+			if err := r.TODO.check(append(at, "todo")); err != nil {
 				return err
 			}
-			if err := checkHints(what, r.Hints); err != nil {
+			if err := r.checkStarter(at); err != nil {
+				return err
+			}
+			if err := checkHints(append(at, "hints"), r.Hints); err != nil {
 				return err
 			}
 		}
-		for _, r := range e.Rules {
-			what := fmt.Sprintf("exercise %s: rule %s", e.ID, r.Test)
+		for j, r := range e.Rules {
+			at := slices.Clip(append(slices.Clip(at), "rules", j))
 			switch {
 			case !strings.HasPrefix(r.Test, "Test"):
-				return fmt.Errorf("%s: a rule's test starts with Test", what)
-			case tests[r.Test]:
-				return fmt.Errorf("%s is listed twice", what)
+				return failAt(append(at, "test"), "a rule's test starts with Test")
+			case ruleTests[r.Test]:
+				return failAt(append(at, "test"), "is the test of an earlier rule too")
 			case slices.Contains(goldenTests, topLevel(r.Test)):
-				return fmt.Errorf("%s: the golden tests are every lab's last rule, and no exercise's", what)
+				return failAt(append(at, "test"), "the golden tests are every lab's last rule, and no exercise's")
+			case tests != nil && !tests[topLevel(r.Test)]:
+				return failAt(append(at, "test"), "no _test.go file of labs/%s declares %s", l.Name, topLevel(r.Test))
 			}
-			tests[r.Test] = true
-			if err := r.Text.check(what + ": text"); err != nil {
+			ruleTests[r.Test] = true
+			if err := r.Text.check(append(at, "text")); err != nil {
 				return err
 			}
-			if err := checkHints(what, r.Hints); err != nil {
+			if err := checkHints(append(at, "hints"), r.Hints); err != nil {
 				return err
 			}
 		}
 	}
 	names := map[string]bool{}
-	for _, m := range l.Mistakes {
-		what := fmt.Sprintf("mistake %q", m.Name)
+	for k, m := range l.Mistakes {
+		at := strictjson.Path{"mistakes", k}
 		switch {
 		case m.Name == "" || m.File == "" || m.Old == "":
-			return fmt.Errorf("%s: needs a name, a file and the text it changes", what)
+			return failAt(at, "needs a name, a file and the text it changes")
 		case names[m.Name]:
-			return fmt.Errorf("%s is listed twice", what)
+			return failAt(append(at, "name"), "is the name of an earlier mistake too")
 		case m.Race && m.Rule != "":
-			return fmt.Errorf("%s: a mistake that races breaks no rule: give it race or a rule, not both", what)
+			return failAt(at, "a mistake that races breaks no rule: give it race or a rule, not both")
 		case m.Race && !l.Race:
-			return fmt.Errorf("%s: races, and the lab does not run the race detector (race)", what)
-		case !m.Race && !tests[m.Rule]:
-			return fmt.Errorf("%s: needs a rule of the lab, or race", what)
+			return failAt(append(at, "race"), "races, and the lab does not run the race detector (race)")
+		case !m.Race && !ruleTests[m.Rule]:
+			return failAt(append(at, "rule"), "needs a rule of the lab, or race")
 		case len(m.Seen) == 0 || slices.Contains(m.Seen, ""):
-			return fmt.Errorf("%s: needs what check shows of it (seen), to be recognised", what)
+			return failAt(append(at, "seen"), "needs what check shows of it (seen), to be recognised")
 		}
 		names[m.Name] = true
-		if err := checkHints(what, m.Hints); err != nil {
+		if err := checkHints(append(at, "hints"), m.Hints); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// checkStarter checks that no line of the region's starter, at path, reads
+// as a region marker: a TODO line, which becomes a comment, or a line of its
+// code. findRegions would take it for one, and the starter's region would
+// end early, or be malformed.
+func (r Region) checkStarter(path strictjson.Path) error {
+	for _, lang := range []Lang{English, Chinese} {
+		for i, line := range r.todoLines(lang) {
+			if anyMarker.MatchString(line) {
+				return failAt(append(slices.Clip(path), "todo", string(lang)), "line %d would be a region marker in the starter: %q", i+1, line)
+			}
+		}
+	}
+	for i, line := range strings.Split(string(r.Code), "\n") {
+		if anyMarker.MatchString(line) {
+			return failAt(append(slices.Clip(path), "code"), "line %d would be a region marker in the starter: %q", i+1, line)
 		}
 	}
 	return nil
 }
 
 // checkHints checks that there is a hint, and that each has both languages.
-func checkHints(what string, hints []Text) error {
+func checkHints(path strictjson.Path, hints []Text) error {
 	if len(hints) == 0 {
-		return fmt.Errorf("%s: no hints", what)
+		return failAt(path, "needs at least one hint")
 	}
 	for i, h := range hints {
-		if err := h.check(fmt.Sprintf("%s: hint %d", what, i+1)); err != nil {
+		if err := h.check(append(slices.Clip(path), i)); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// testsAsInLab reports whether the copy in dir has every test file of the
+// lab as it is in the lab: then a test that did not run there is not one
+// the learner deleted or renamed.
+func (l *Lab) testsAsInLab(dir string) bool {
+	if l.dir == "" {
+		return false
+	}
+	files, err := filepath.Glob(filepath.Join(l.dir, "*_test.go"))
+	if err != nil || len(files) == 0 {
+		return false
+	}
+	for _, name := range files {
+		lab, err := os.ReadFile(name)
+		if err != nil {
+			return false
+		}
+		copied, err := os.ReadFile(filepath.Join(dir, filepath.Base(name)))
+		if err != nil || !bytes.Equal(lab, copied) {
+			return false
+		}
+	}
+	return true
 }
 
 // isID reports whether s is an exercise's or a region's ID: lower-case

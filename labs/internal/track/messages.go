@@ -28,11 +28,13 @@ var (
 	msgYourCopyNext       = Text{EN: "Next: go run ./labs check %s says what its test saw, and what to do next.", ZH: "下一步：go run ./labs check %s 会告诉你它的测试看到了什么，以及下一步做什么。"}
 	msgNextBuild          = Text{EN: "Next: fix the first error above. %s", ZH: "下一步：改正上面的第一处错误。%s"}
 	msgNextBuildElsewhere = Text{EN: "Next: fix the first error above, then go run ./labs check %s again.", ZH: "下一步：改正上面的第一处错误，再运行一次 go run ./labs check %s。"}
+	msgNextFailedUnseen   = Text{EN: "Next: take out the os.Exit, log.Fatal or go test lines your code prints, then go run ./labs check %s again.", ZH: "下一步：去掉你的代码里的 os.Exit、log.Fatal，或者它打印的 go test 那样的行，再运行一次 go run ./labs check %s。"}
 	msgNextStartUp        = Text{EN: "Next: fix the code that runs as the package starts, then go run ./labs check %s again.", ZH: "下一步：改正包初始化时运行的那段代码，再运行一次 go run ./labs check %s。"}
 	msgNextHintCode       = Text{EN: "  go run ./labs hint %s     a hint about that code, one more each time", ZH: "  go run ./labs hint %s     给一条关于那段代码的提示，每次多给一条"}
 	msgNextHint           = Text{EN: "  go run ./labs hint %s     a hint, one more each time", ZH: "  go run ./labs hint %s     给一条提示，每次多给一条"}
 	msgNextWatch          = Text{EN: "  go run ./labs watch %s    check again on every save", ZH: "  go run ./labs watch %s    每次保存都重新检查"}
 	msgNextOther          = Text{EN: "Next: the exercises pass; make %s pass too. go run ./labs solution %s shows how your files differ from the lab's.", ZH: "下一步：练习都通过了，再让 %s 也通过。go run ./labs solution %s 会显示你的文件和实验的文件有哪些不同。"}
+	msgNextReportMistake  = Text{EN: "Next: this is a mistake of the workbook, not of your code: report it to the workbook's maintainers.", ZH: "下一步：这是练习册本身的错误，不是你代码的问题：请把它报告给练习册的维护者。"}
 	msgNextRestore        = Text{EN: "Next: restore the lab's test files with the command in the note above, then go run ./labs check %s again.", ZH: "下一步：用上面「注意」里的命令恢复实验的测试文件，再运行一次 go run ./labs check %s。"}
 	msgNextCheckAgain     = Text{EN: "Next: go run ./labs check %s", ZH: "下一步：go run ./labs check %s"}
 	msgNextGolden         = Text{EN: "Next: make your output the lab's. go run ./labs solution %s shows how your files differ from the lab's.", ZH: "下一步：让你的输出和实验的输出一模一样。go run ./labs solution %s 会显示你的文件和实验的文件有哪些不同。"}
@@ -41,11 +43,13 @@ var (
 	msgDoneNext           = Text{EN: "Next: go run ./labs %s", ZH: "下一步：go run ./labs %s"}
 	msgDoneLast           = Text{EN: "That was the last lab with exercises.", ZH: "这是最后一个有练习的实验。"}
 	msgNotRun             = Text{EN: "the test did not run: an earlier test crashed or did not finish", ZH: "这个测试没有运行：前面有测试崩溃了，或者没有结束"}
+	msgNoSuchTest         = Text{EN: "the test %s did not run, and the lab's own tests do not have it: labs/%s/exercises.json names a test that does not exist", ZH: "测试 %s 没有运行，实验自己的测试里也没有它：labs/%s/exercises.json 写了一个不存在的测试"}
 	msgMissingTest        = Text{EN: "the test %s is not in your copy: did you delete or rename it? go run ./labs solution %s shows how your files differ from the lab's", ZH: "你的副本里没有测试 %s：是删掉了，还是改了名字？go run ./labs solution %s 会显示你的文件和实验的文件有哪些不同"}
 	msgTimeout            = Text{EN: "the test did not finish within %s: a loop that never ends, or a wait for something that never comes, is the likely cause", ZH: "这个测试在 %s 内没有结束：多半是循环停不下来，或者在等一个永远不会来的东西"}
 	msgTimeoutLock        = Text{EN: "the test did not finish within %s: a goroutine waits to lock a mutex that nobody unlocks. Does a function return while it holds the lock? defer mu.Unlock(), right after mu.Lock(), unlocks it on every return", ZH: "这个测试在 %s 内没有结束：有个 goroutine 在等一把没人解开的互斥锁。是不是有函数拿着锁就返回了？紧跟在 mu.Lock() 后面写 defer mu.Unlock()，函数无论从哪里返回都会解锁"}
 	msgNoMessage          = Text{EN: "the test failed without saying why", ZH: "这个测试失败了，但没有说明原因"}
 	msgPanic              = Text{EN: "the test panicked: %s", ZH: "这个测试发生了 panic：%s"}
+	msgFailedUnseen       = Text{EN: "Your code in %s ends the test program with a failure, although none of its tests failed: does it call os.Exit(1) or log.Fatal, or print lines such as \"--- PASS\" that go test reads as its own?", ZH: "你在 %s 里的代码让测试程序以失败结束，可是它的测试一个也没有失败：你的代码是不是调用了 os.Exit(1) 或 log.Fatal，或者打印了像 \"--- PASS\" 这样会被 go test 当成它自己输出的行？"}
 	msgExitBeforeTests    = Text{EN: "Your code in %s ends the test program as the package starts, before any test runs: does an init function call os.Exit or log.Fatal?", ZH: "你在 %s 里的代码在包初始化时就结束了测试程序，还没有任何测试运行：是不是某个 init 函数调用了 os.Exit 或 log.Fatal？"}
 	msgExitedInTest       = Text{EN: "the test program exited in the middle of this test, without a panic: does your code call os.Exit or log.Fatal?", ZH: "测试程序在这个测试进行到一半时退出了，并没有发生 panic：你的代码是不是调用了 os.Exit 或 log.Fatal？"}
 	msgHangBeforeTests    = Text{EN: "Your code in %s does not let the test program start: after %s, no test had begun. Does an init function, or a package variable's initializer, run a loop that never ends?", ZH: "你在 %s 里的代码让测试程序启动不起来：过了 %s，还没有任何测试开始。是不是某个 init 函数或包级变量的初始化里有个停不下来的循环？"}
@@ -252,27 +256,28 @@ reset 把副本写完整、让 check 停下，再以这个信号结束命令。g
 	msgDiffLab         = Text{EN: "%s (the lab's)", ZH: "%s（实验的）"}
 
 	// the table of contents
-	msgTOCHeader      = Text{EN: "Agent Loop Lab: build each lab yourself. go run ./labs -h lists the commands.\n", ZH: "Agent Loop Lab：每个实验都自己动手写一遍。go run ./labs -h 列出所有命令。\n"}
-	msgTOCNoExercises = Text{EN: "    no exercises yet: read and run it, go run ./labs/%s", ZH: "    还没有练习：读一读，再运行一下，go run ./labs/%s"}
-	msgTOCNotStarted  = Text{EN: "    not started: %d exercises", ZH: "    未开始：%d 个练习"}
-	msgTOCNotStarted1 = Text{EN: "    not started: 1 exercise", ZH: "    未开始：1 个练习"}
-	msgTOCPasses      = Text{EN: "    ✓ exercise %d: %s", ZH: "    ✓ 练习 %d：%s"}
-	msgTOCFails       = Text{EN: "    ✗ exercise %d: %s: %s", ZH: "    ✗ 练习 %d：%s；没满足：%s"}
-	msgTOCStuck       = Text{EN: "    ✗ exercise %d: %s: your run is stuck", ZH: "    ✗ 练习 %d：%s：你的运行卡住了"}
-	msgTOCBuild       = Text{EN: "    ✗ does not compile", ZH: "    ✗ 编译不通过"}
-	msgTOCExited      = Text{EN: "    ✗ exits before any test runs", ZH: "    ✗ 还没运行任何测试就退出了"}
-	msgTOCHung        = Text{EN: "    ✗ never gets to its tests", ZH: "    ✗ 一直没有开始运行测试"}
-	msgTOCPanic       = Text{EN: "    ✗ panics before any test runs", ZH: "    ✗ 还没运行任何测试就 panic 了"}
-	msgTOCIsAFile     = Text{EN: "    ✗ %s is not a directory", ZH: "    ✗ %s 不是目录"}
-	msgTOCNotRun      = Text{EN: "    · exercise %d: %s: not checked, an earlier test crashed or did not finish", ZH: "    · 练习 %d：%s：没有检查，因为前面有测试崩溃了或没有结束"}
-	msgTOCNotChecked  = Text{EN: "    · the lab's other tests and your output: not checked, %s", ZH: "    · 实验的其他测试和你的输出：没有检查（%s）"}
-	msgTOCOthersPass  = Text{EN: "    ✓ the lab's other tests", ZH: "    ✓ 实验的其他测试"}
-	msgTOCOther       = Text{EN: "    ✗ a test outside the exercises fails: %s", ZH: "    ✗ 练习之外的一个测试失败了：%s"}
-	msgTOCGolden      = Text{EN: "    ✗ %s", ZH: "    ✗ %s"}
-	msgTOCDone        = Text{EN: "    ✓ %s", ZH: "    ✓ %s"}
-	msgTOCNextStart   = Text{EN: "Next: go run ./labs start %s", ZH: "下一步：go run ./labs start %s"}
-	msgTOCNextCheck   = Text{EN: "Next: go run ./labs check %s", ZH: "下一步：go run ./labs check %s"}
-	msgTOCAllDone     = Text{EN: "Every lab with exercises passes.", ZH: "每个有练习的实验都通过了。"}
+	msgTOCHeader       = Text{EN: "Agent Loop Lab: build each lab yourself. go run ./labs -h lists the commands.\n", ZH: "Agent Loop Lab：每个实验都自己动手写一遍。go run ./labs -h 列出所有命令。\n"}
+	msgTOCNoExercises  = Text{EN: "    no exercises yet: read and run it, go run ./labs/%s", ZH: "    还没有练习：读一读，再运行一下，go run ./labs/%s"}
+	msgTOCNotStarted   = Text{EN: "    not started: %d exercises", ZH: "    未开始：%d 个练习"}
+	msgTOCNotStarted1  = Text{EN: "    not started: 1 exercise", ZH: "    未开始：1 个练习"}
+	msgTOCPasses       = Text{EN: "    ✓ exercise %d: %s", ZH: "    ✓ 练习 %d：%s"}
+	msgTOCFails        = Text{EN: "    ✗ exercise %d: %s: %s", ZH: "    ✗ 练习 %d：%s；没满足：%s"}
+	msgTOCStuck        = Text{EN: "    ✗ exercise %d: %s: your run is stuck", ZH: "    ✗ 练习 %d：%s：你的运行卡住了"}
+	msgTOCBuild        = Text{EN: "    ✗ does not compile", ZH: "    ✗ 编译不通过"}
+	msgTOCFailedUnseen = Text{EN: "    ✗ fails, although none of its tests does", ZH: "    ✗ 测试程序失败了，可是没有哪个测试失败"}
+	msgTOCExited       = Text{EN: "    ✗ exits before any test runs", ZH: "    ✗ 还没运行任何测试就退出了"}
+	msgTOCHung         = Text{EN: "    ✗ never gets to its tests", ZH: "    ✗ 一直没有开始运行测试"}
+	msgTOCPanic        = Text{EN: "    ✗ panics before any test runs", ZH: "    ✗ 还没运行任何测试就 panic 了"}
+	msgTOCIsAFile      = Text{EN: "    ✗ %s is not a directory", ZH: "    ✗ %s 不是目录"}
+	msgTOCNotRun       = Text{EN: "    · exercise %d: %s: not checked, an earlier test crashed or did not finish", ZH: "    · 练习 %d：%s：没有检查，因为前面有测试崩溃了或没有结束"}
+	msgTOCNotChecked   = Text{EN: "    · the lab's other tests and your output: not checked, %s", ZH: "    · 实验的其他测试和你的输出：没有检查（%s）"}
+	msgTOCOthersPass   = Text{EN: "    ✓ the lab's other tests", ZH: "    ✓ 实验的其他测试"}
+	msgTOCOther        = Text{EN: "    ✗ a test outside the exercises fails: %s", ZH: "    ✗ 练习之外的一个测试失败了：%s"}
+	msgTOCGolden       = Text{EN: "    ✗ %s", ZH: "    ✗ %s"}
+	msgTOCDone         = Text{EN: "    ✓ %s", ZH: "    ✓ %s"}
+	msgTOCNextStart    = Text{EN: "Next: go run ./labs start %s", ZH: "下一步：go run ./labs start %s"}
+	msgTOCNextCheck    = Text{EN: "Next: go run ./labs check %s", ZH: "下一步：go run ./labs check %s"}
+	msgTOCAllDone      = Text{EN: "Every lab with exercises passes.", ZH: "每个有练习的实验都通过了。"}
 )
 
 // The hints about a stuck run and a data race that no typical mistake of

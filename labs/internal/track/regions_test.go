@@ -152,7 +152,7 @@ const aLab = `{
 }`
 
 func TestExercisesAreData(t *testing.T) {
-	l, err := parseLab("99-x", []byte(aLab))
+	l, err := parseLab("99-x", []byte(aLab), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,30 +175,30 @@ func TestExercisesAreData(t *testing.T) {
 
 	for name, tt := range map[string]struct{ from, to, err string }{
 		"a misspelt field":    {`"idea"`, `"ideas"`, `unknown field "ideas"`},
-		"a misspelt language": {`"zh": "一个概念"`, `"cn": "一个概念"`, `a text has an English version (en) and a Chinese one (zh), and no "cn"`},
+		"a misspelt language": {`"zh": "一个概念"`, `"cn": "一个概念"`, `line 2, column 29: idea: unknown field "cn"`},
 		"a number for a text": {`"h", "zh": "提示"}]}],
     "rules"`, `1, "zh": "提示"}]}],
-    "rules"`, "cannot unmarshal a text that is not a string or a list of lines into Go struct field Region.exercises.regions.hints"},
-		"broken JSON": {`"mistakes": [`, `"mistakes": [,`, "line 11: invalid character"},
+    "rules"`, "line 8, column 48: exercise e: region e in a.go: hint 1: en: must be a string or a list of strings, not a number"},
+		"broken JSON": {`"mistakes": [`, `"mistakes": [,`, "line 11, column 16: mistakes: not valid JSON: invalid character ','"},
 		"two values": {`"hints": [{"en": "mh", "zh": "错误提示"}]}]
 }`, `"hints": [{"en": "mh", "zh": "错误提示"}]}]
-} {}`, "more than one JSON value"},
+} {}`, "line 13, column 3: not valid JSON: more data after the closing brace"},
 		"no Chinese":              {`"zh": "规则"`, `"zh": ""`, "exercise e: rule TestA: text: needs an English text (en) and a Chinese one (zh)"},
-		"a rule without hints":    {`"text": {"en": "rule", "zh": "规则"}, "hints": [{"en": "h", "zh": "提示"}]`, `"text": {"en": "rule", "zh": "规则"}, "hints": []`, "exercise e: rule TestA: no hints"},
-		"code without hints":      {`"code": ["return nil"], "hints": [{"en": "h", "zh": "提示"}]`, `"code": ["return nil"]`, "exercise e: region e in a.go: no hints"},
-		"a bad ID":                {`"id": "e",`, `"id": "Bad ID",`, `exercise ID "Bad ID"`},
+		"a rule without hints":    {`"text": {"en": "rule", "zh": "规则"}, "hints": [{"en": "h", "zh": "提示"}]`, `"text": {"en": "rule", "zh": "规则"}, "hints": []`, "line 9, column 78: exercise e: rule TestA: hints: needs at least one hint"},
+		"code without hints":      {`"code": ["return nil"], "hints": [{"en": "h", "zh": "提示"}]`, `"code": ["return nil"]`, "line 7, column 17: exercise e: region e in a.go: hints: needs at least one hint"},
+		"a bad ID":                {`"id": "e",`, `"id": "Bad ID",`, `exercises[0]: id: "Bad ID" is not an ID`},
 		"a golden test":           {`"test": "TestA"`, `"test": "TestProgram/x"`, "the golden tests are every lab's last rule"},
-		"a mistake's rule":        {`"rule": "TestA"`, `"rule": "TestB"`, `mistake "m": needs a rule of the lab, or race`},
-		"a mistake unseen":        {`"seen": ["want: 2"]`, `"seen": []`, `mistake "m": needs what check shows of it (seen)`},
+		"a mistake's rule":        {`"rule": "TestA"`, `"rule": "TestB"`, `mistake "m": rule: needs a rule of the lab, or race`},
+		"a mistake unseen":        {`"seen": ["want: 2"]`, `"seen": []`, `mistake "m": seen: needs what check shows of it (seen)`},
 		"a mistake's hints":       {`"hints": [{"en": "mh", "zh": "错误提示"}]`, `"hints": [{"en": "mh"}]`, `mistake "m": hint 1: needs an English text (en) and a Chinese one (zh)`},
 		"a race and a rule":       {`"rule": "TestA"`, `"rule": "TestA", "race": true`, `mistake "m": a mistake that races breaks no rule`},
-		"a race in a lab without": {`"rule": "TestA"`, `"race": true`, `mistake "m": races, and the lab does not run the race detector`},
+		"a race in a lab without": {`"rule": "TestA"`, `"race": true`, `mistake "m": race: races, and the lab does not run the race detector`},
 		"an untranslated title":   {`"title": {"en": "t", "zh": "题"}`, `"title": {"en": "t"}`, "exercise e: title: needs"},
 	} {
 		if !strings.Contains(aLab, tt.from) {
 			t.Fatalf("%s: aLab does not hold %q", name, tt.from)
 		}
-		_, err := parseLab("99-x", []byte(strings.Replace(aLab, tt.from, tt.to, 1)))
+		_, err := parseLab("99-x", []byte(strings.Replace(aLab, tt.from, tt.to, 1)), nil)
 		wantErrorContaining(t, err, tt.err, "%s", name)
 	}
 }

@@ -31,10 +31,12 @@ func (r *report) write(p *printer, next string) {
 		r.writeBuildNext(p)
 		return
 	}
-	if r.exited || len(r.panicked) > 0 || r.hung != nil {
+	if r.exited || r.failedUnseen || len(r.panicked) > 0 || r.hung != nil {
 		switch {
 		case r.exited:
 			p.say(msgExitBeforeTests, r.rel)
+		case r.failedUnseen:
+			p.say(msgFailedUnseen, r.rel)
 		case r.hung != nil:
 			p.say(msgHangBeforeTests, r.rel, testTimeout)
 			p.text(r.hung...)
@@ -43,7 +45,11 @@ func (r *report) write(p *printer, next string) {
 			p.text(r.panicked...)
 		}
 		p.lines("")
-		p.say(msgNextStartUp, r.lab.Name)
+		if r.failedUnseen {
+			p.say(msgNextFailedUnseen, r.lab.Name)
+		} else {
+			p.say(msgNextStartUp, r.lab.Name)
+		}
 		return
 	}
 	p.lines("")
@@ -238,6 +244,8 @@ func (r *report) writeBuildNext(p *printer) {
 func (r *report) writeNext(p *printer, next string) {
 	name := r.lab.Name
 	switch first := r.firstFailing(); {
+	case first != nil && first.finding != nil && first.finding.why == msgNoSuchTest:
+		p.say(msgNextReportMistake)
 	case first != nil && first.finding != nil && first.finding.why == msgMissingTest:
 		p.say(msgNextRestore, name)
 	case first != nil:

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+
+	"github.com/agent-loop-lab/agent-loop-lab/labs/strictjson"
 )
 
 // A Lang is a language the track speaks to the learner. The labs' own output
@@ -62,10 +64,10 @@ func langFromEnv(getenv func(string) string) Lang {
 	return English
 }
 
-// check reports a text without both its languages, naming it by what.
-func (t Text) check(what string) error {
+// check reports a text without both its languages, at path.
+func (t Text) check(path strictjson.Path) error {
 	if strings.TrimSpace(t.EN) == "" || strings.TrimSpace(t.ZH) == "" {
-		return fmt.Errorf("%s: needs an English text (en) and a Chinese one (zh)", what)
+		return failAt(path, "needs an English text (en) and a Chinese one (zh)")
 	}
 	return nil
 }
@@ -77,18 +79,18 @@ type textJSON struct {
 	ZH Lines `json:"zh"`
 }
 
+// JSONShape says that a Text is written as a textJSON, so that
+// exercises.json is read key by key inside it (see package strictjson).
+func (Text) JSONShape() reflect.Type { return reflect.TypeFor[textJSON]() }
+
 // UnmarshalJSON reads {"en": …, "zh": …}, each a string or a list of lines.
+// parseLab checks the keys first, exactly (see JSONShape).
 func (t *Text) UnmarshalJSON(data []byte) error {
-	var langs map[string]Lines
-	if err := json.Unmarshal(data, &langs); err != nil {
+	var j textJSON
+	if err := json.Unmarshal(data, &j); err != nil {
 		return err
 	}
-	for lang := range langs {
-		if lang != "en" && lang != "zh" {
-			return fmt.Errorf("a text has an English version (en) and a Chinese one (zh), and no %q", lang)
-		}
-	}
-	t.EN, t.ZH = string(langs["en"]), string(langs["zh"])
+	t.EN, t.ZH = string(j.EN), string(j.ZH)
 	return nil
 }
 
@@ -101,20 +103,53 @@ func (t Text) MarshalJSON() ([]byte, error) {
 // string, or as a list of lines, which reads better for code and long texts.
 type Lines string
 
-// UnmarshalJSON reads a string or a list of strings, joined with "\n".
+// UnmarshalJSON reads a string or a list of strings, joined with "\n". Its
+// error follows the value's name: "must be a string or a list of strings,
+// not a number".
 func (l *Lines) UnmarshalJSON(data []byte) error {
-	var list []string
-	if err := json.Unmarshal(data, &list); err == nil {
-		*l = Lines(strings.Join(list, "\n"))
+	switch kind := jsonKind(data); kind {
+	case "a string":
+		var s string
+		err := json.Unmarshal(data, &s)
+		*l = Lines(s)
+		return err
+	case "an array":
+		var items []json.RawMessage
+		if err := json.Unmarshal(data, &items); err != nil {
+			return err
+		}
+		lines := make([]string, len(items))
+		for i, item := range items {
+			if kind := jsonKind(item); kind != "a string" {
+				return fmt.Errorf("must be a string or a list of strings, and [%d] is %s", i, kind)
+			}
+			if err := json.Unmarshal(item, &lines[i]); err != nil {
+				return err
+			}
+		}
+		*l = Lines(strings.Join(lines, "\n"))
 		return nil
+	default:
+		return fmt.Errorf("must be a string or a list of strings, not %s", kind)
 	}
-	var s string
-	if err := json.Unmarshal(data, &s); err != nil {
-		// The decoder adds the field's path to a type error.
-		return &json.UnmarshalTypeError{Value: "a text that is not a string or a list of lines", Type: reflect.TypeFor[Lines]()}
+}
+
+// jsonKind names the kind of the JSON value data, by its first character,
+// as an error names it: "a string", "an array", "null".
+func jsonKind(data []byte) string {
+	switch s := strings.TrimLeft(string(data), " \t\r\n"); {
+	case strings.HasPrefix(s, `"`):
+		return "a string"
+	case strings.HasPrefix(s, "["):
+		return "an array"
+	case strings.HasPrefix(s, "{"):
+		return "an object"
+	case strings.HasPrefix(s, "t"), strings.HasPrefix(s, "f"):
+		return "a boolean"
+	case strings.HasPrefix(s, "n"):
+		return "null"
 	}
-	*l = Lines(s)
-	return nil
+	return "a number"
 }
 
 // MarshalJSON writes a string, or a list of lines for a text of many.
