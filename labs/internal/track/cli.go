@@ -88,6 +88,8 @@ type session struct {
 	getenv func(string) string
 	// watching is set while watch runs: its reports do not advise it.
 	watching bool
+	// grading is what grade's flags ask for.
+	grading gradeOptions
 }
 
 // commands are the subcommands, by name.
@@ -100,6 +102,11 @@ var commands = map[string]func(s *session, ctx context.Context, lab *Lab) error{
 	"reset":    (*session).reset,
 }
 
+// classCommands are the subcommands that take folders instead of a lab.
+var classCommands = map[string]func(s *session, ctx context.Context, dirs []string) error{
+	"grade": (*session).grade,
+}
+
 // run is Run on a workbook, with the environment's variables from getenv.
 func run(ctx context.Context, wb *workbook, getenv func(string) string, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("labs", flag.ContinueOnError)
@@ -107,6 +114,8 @@ func run(ctx context.Context, wb *workbook, getenv func(string) string, args []s
 	fs.Usage = func() {}
 	langFlag := fs.String("lang", "", "")
 	force := fs.Bool("force", false, "")
+	var grading gradeOptions
+	grading.flags(fs)
 	once, restore := cli.OnlyOnce(fs)
 	defer restore()
 	// lang is the learner's language: -lang's once it is given, the
@@ -162,7 +171,20 @@ func run(ctx context.Context, wb *workbook, getenv func(string) string, args []s
 		if *force {
 			return usage(wb, lang(), stderr, msgForceOnlyReset)
 		}
+		if grading.given() {
+			return usage(wb, lang(), stderr, msgGradeFlagsOnly)
+		}
 		return s.contents(ctx)
+	}
+	if cmd, ok := classCommands[words[0]]; ok {
+		if *force {
+			return usage(wb, lang(), stderr, msgForceOnlyReset)
+		}
+		s.grading = grading
+		return cmd(s, ctx, words[1:])
+	}
+	if grading.given() {
+		return usage(wb, lang(), stderr, msgGradeFlagsOnly)
 	}
 	cmd, ok := commands[words[0]]
 	switch {

@@ -189,6 +189,30 @@
 // the copy is unchanged; otherwise it runs go test, which answers from its
 // cache when it can.
 //
+// # How grade grades a class
+//
+// go run ./labs grade DIR... grades an instructor's class: each DIR is a
+// learner's checkout, or a folder that holds their copies. It reads each
+// learner's copies of the labs graded (readClass), only their Go files
+// other than tests, and makes a copy of the workbook in TMPDIR
+// (classTree), removed on every path: the workbook's go.mod, go.sum and
+// packages, and in _class/NN/LAB each learner's copy, the lab's tests and
+// data with the learner's code. The learners share it, so that the
+// workbook's own packages, compiled once before the first learner
+// (warmUp), come from the build cache for every other: the go command keys
+// a package's compilation by its directory. Each learner is checked as
+// check checks a copy, all their copies in one go test a phase, under
+// check's limits, one package at a time, a learner for each core
+// (grader). After each learner, the tree is checked for files changed
+// outside their copies (changedOutside); if one did, the learners whose
+// runs were under way are checked again, each alone, in a tree built
+// again, and one whose run alone changes the tree fails every test. The
+// reports become a test for each exercise and one for the lab's output, a
+// point each (labTests), which grade writes as a table for a terminal 100
+// columns wide, as JSON in the shape of Gradescope's results (-json), or
+// as the result of a step that GitHub Classroom's reporter reads
+// (-classroom, .github/workflows/classroom.yml).
+//
 // # What the verification proves
 //
 // The track's proof is part of the workbook's (expected.VerifyEnv):

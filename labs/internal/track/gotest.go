@@ -126,6 +126,7 @@ func (wb *workbook) runTests(ctx context.Context, pkgs []string, args ...string)
 	if wb.vetted {
 		cmdArgs = append(cmdArgs, "-vet=off")
 	}
+	cmdArgs = append(cmdArgs, wb.testFlags...)
 	for _, p := range pkgs {
 		cmdArgs = append(cmdArgs, "./"+p)
 	}
@@ -153,9 +154,13 @@ func (wb *workbook) runTests(ctx context.Context, pkgs []string, args ...string)
 	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 
+	// The limit is the process's while go test starts: grade starts
+	// several at once, and each must start under it.
+	startMu.Lock()
 	restore := limitMemory()
 	err = cmd.Start()
 	restore()
+	startMu.Unlock()
 	if err != nil {
 		return nil, fmt.Errorf("go test: %w", err)
 	}
@@ -191,6 +196,9 @@ func (wb *workbook) runTests(ctx context.Context, pkgs []string, args ...string)
 	}
 	return runs, nil
 }
+
+// startMu is held while go test starts under the memory limit.
+var startMu sync.Mutex
 
 // memoryLimit is how much memory a learner's test binary may write to, on
 // top of what the go command and the compiler need: a loop that appends

@@ -91,6 +91,7 @@ var (
 // The command line.
 var (
 	msgUsage = Text{EN: `Usage: go run ./labs [flags] [command LAB]
+       go run ./labs [flags] grade DIR...
 
 Build it yourself: start copies a lab into _mywork/, with the lab's central
 code cut out and a TODO in its place; you write the code, and check runs the
@@ -110,12 +111,26 @@ Commands:
   reset LAB       start the lab over; it refuses to discard changed work
                   without -force
 
+For instructors:
+  grade DIR...    grade a class: each DIR is a learner's checkout, or a
+                  folder that holds their copies. It copies the workbook
+                  outside the repository, takes only each copy's Go code
+                  (the tests and data are the lab's), runs the lab's tests
+                  on it as check does, several learners at once, and prints
+                  a table: a row for each learner, a column for each lab.
+
 LAB is a lab's directory name, its number, or the start of its name with
 or without the number: 02-loop, 02, loop, 02-l.
 The labs: %s.
 
 Flags, before or after the command:
   -force          with reset: discard your changes
+  -json           with grade: the grades as JSON, an entry for each
+                  learner, a test for each exercise and each lab's output
+  -classroom      with grade, in GitHub Classroom: one line, result=…, for
+                  $GITHUB_OUTPUT (.github/workflows/classroom.yml)
+  -labs LIST      with grade: only these labs, as 01,02 (default: every lab
+                  with exercises)
   -lang en|zh     the language of these texts (default: zh when the first
                   of LC_ALL, LC_MESSAGES and LANG that is set starts with
                   zh, en otherwise); the labs' own output stays English
@@ -125,8 +140,11 @@ Exit status: 0 on success, and when Ctrl-C ends watch; 1 when check finds
 a rule broken or a command cannot do what it was asked; 2 for a bad command
 line; 130 when Ctrl-C ends any other command. SIGTERM and SIGHUP (a closed
 terminal) let start and reset finish writing the copy, stop check, and
-then end the command by the signal.
+then end the command by the signal. grade exits with 0 once it has graded,
+whatever the learners' results, and with 1 when no folder holds copies to
+grade.
 `, ZH: `用法：go run ./labs [选项] [命令 LAB]
+      go run ./labs [选项] grade DIR...
 
 自己动手写：start 把一个实验复制到 _mywork/，挖掉实验的核心代码，
 原处换成一段 TODO；你来写这段代码，check 在你的副本上运行实验自己的
@@ -146,12 +164,26 @@ then end the command by the signal.
   reset LAB       让实验从头开始；你改过的代码，不加 -force
                   它就不肯丢弃
 
+给老师用的：
+  grade DIR...    给一个班评分：每个 DIR 是一个学员的仓库，或者放着他的
+                  实验副本的文件夹。它把练习册复制到仓库之外，只取每个
+                  副本的 Go 代码（测试和数据用实验自己的），像 check 那样
+                  在上面运行实验的测试，几个学员同时进行，最后打印一张表：
+                  每个学员一行，每个实验一列。
+
 LAB 是实验的目录名、编号，或者名字的开头（带不带编号都行）：
 02-loop、02、loop、02-l。
 各个实验：%s。
 
 选项（放在命令之前或之后都可以）：
   -force          与 reset 一起用：丢弃你的改动
+  -json           与 grade 一起用：以 JSON 输出成绩，每个学员一项，
+                  每个练习和每个实验的输出各算一个测试
+  -classroom      在 GitHub Classroom 里与 grade 一起用：输出一行
+                  result=…，写进 $GITHUB_OUTPUT
+                  （.github/workflows/classroom.yml）
+  -labs LIST      与 grade 一起用：只评这些实验，如 01,02（默认：
+                  每个有练习的实验）
   -lang en|zh     这些文字的语言（默认：LC_ALL、LC_MESSAGES、LANG
                   中第一个有值的以 zh 开头时为 zh，否则为 en）；
                   各实验自己的输出仍然是英文
@@ -160,7 +192,8 @@ LAB 是实验的目录名、编号，或者名字的开头（带不带编号都�
 退出状态：成功时为 0，Ctrl-C 结束 watch 时也是 0；check 发现有规则
 没满足，或者命令做不到要求的事，为 1；命令行有误为 2；Ctrl-C 结束
 其他命令时为 130。SIGTERM 和 SIGHUP（比如终端被关掉）会先让 start 和
-reset 把副本写完整、让 check 停下，再以这个信号结束命令。
+reset 把副本写完整、让 check 停下，再以这个信号结束命令。grade 评完分
+就以 0 退出，不论学员的结果如何；没有任何文件夹里有可评分的副本时为 1。
 `}
 	msgBadFlag        = Text{EN: "%v", ZH: "%v"}
 	msgUnknownFlag    = Text{EN: "flag provided but not defined: -%s", ZH: "没有 -%s 这个选项"}
@@ -173,7 +206,7 @@ reset 把副本写完整、让 check 停下，再以这个信号结束命令。
 	msgNeedsLab       = Text{EN: "%s needs a lab, as in: go run ./labs %s 02-loop", ZH: "%s 需要指定一个实验，例如：go run ./labs %s 02-loop"}
 	msgTooManyArgs    = Text{EN: "too many arguments: %s", ZH: "多余的参数：%s"}
 	msgForceOnlyReset = Text{EN: "-force is only for reset", ZH: "-force 只能和 reset 一起用"}
-	msgLists          = Text{EN: "The commands: start, check, hint, watch, solution, reset, or none for your progress.\nThe labs: %s.\nMore: go run ./labs -h", ZH: "命令：start、check、hint、watch、solution、reset；不带命令则显示你的进度。\n各个实验：%s。\n详细说明：go run ./labs -h"}
+	msgLists          = Text{EN: "The commands: start, check, hint, watch, solution, reset, or none for your progress; grade, for instructors.\nThe labs: %s.\nMore: go run ./labs -h", ZH: "命令：start、check、hint、watch、solution、reset；不带命令则显示你的进度；grade 是给老师用的。\n各个实验：%s。\n详细说明：go run ./labs -h"}
 	msgNoExercises    = Text{EN: "%s has no exercises yet: read it and run it (go run ./labs/%s).", ZH: "%s 还没有练习：读一读，再运行一下（go run ./labs/%s）。"}
 
 	// start and reset

@@ -32,6 +32,9 @@ type workbook struct {
 	// goTestStarted, if set, is called once go test has started: for a
 	// test that sends a signal while go test runs.
 	goTestStarted func()
+	// testFlags, if set, are added to the flags of every go test the
+	// workbook runs: grade's, which builds one package at a time.
+	testFlags []string
 }
 
 // timeout is go test's -timeout for a copy.
