@@ -232,7 +232,7 @@ func (wb *workbook) checkRaces(ctx context.Context, reports []*report, opts chec
 	if opts.racing != nil {
 		opts.racing()
 	}
-	args := []string{raceFlag, "-count=1", "-run", anyOf(rules)}
+	args := append(slices.Clone(raceFlags), "-count=1", "-run", anyOf(rules))
 	if !wb.vetted {
 		// The first phase vetted the same files; vet's checks of the
 		// packages built for the race detector would take as long again.

@@ -396,7 +396,7 @@ func (t *classTree) warmUp(ctx context.Context, labs []*Lab) error {
 	if wb.raceUnavailable(ctx) != nil {
 		return nil
 	}
-	_, err = t.goCommand(ctx, slices.Insert(build, 1, raceFlag)...)
+	_, err = t.goCommand(ctx, slices.Insert(build, 1, raceFlags...)...)
 	return err
 }
 

@@ -83,7 +83,7 @@ var (
 	msgRaceNoGoEnv        = Text{EN: "since go env, which says whether it can, failed: %v", ZH: "因为用来判断它能否运行的 go env 失败了：%v"}
 	msgRaceCannotBuild    = Text{EN: "since go test -race could not build your copy: %s", ZH: "因为 go test -race 编译不了你的副本：%s"}
 	msgRaceNotReported    = Text{EN: "since go test -race reported nothing for %s", ZH: "因为 go test -race 没有报告 %s 的任何结果"}
-	msgCheckingRace       = Text{EN: "checking %s for data races with go test -race (the first time, it builds every package again: up to a minute)…", ZH: "正在用 go test -race 检查 %s 有没有数据竞争（第一次会把所有包重新编译一遍，最多一分钟）……"}
+	msgCheckingRace       = Text{EN: "checking %s for data races with go test -race (the first time, it builds every package again, which takes a while)…", ZH: "正在用 go test -race 检查 %s 有没有数据竞争（第一次会把所有包重新编译一遍，要花一点时间）……"}
 	msgNextRace           = Text{EN: "Next: the lines above are where two goroutines meet. Make them share nothing that one of them writes: a slot of its own for each, or a value handed over a channel.", ZH: "下一步：上面几行就是两个 goroutine 碰头的地方。让它们不共享任何一个会被其中之一写入的东西：要么各用自己的槽位，要么通过 channel 交接数据。"}
 	msgTestChanged        = Text{EN: "note: your %s is not the lab's; check runs your copy of the tests. To use the lab's: %s", ZH: "注意：你的 %s 和实验的不一样；check 运行的是你副本里的测试。要换回实验的版本：%s"}
 )
