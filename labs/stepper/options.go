@@ -53,8 +53,9 @@ func (l *Lang) Set(s string) error {
 }
 
 // Usage is the help text of -html.
-const Usage = "write the run to `FILE` as a page to step through in a browser, with the history, the request, " +
-	"the tool calls and the counts at each step; - writes the page to standard output"
+const Usage = "write the run to `FILE` as a page to step through in a browser, with\n" +
+	"the history, the request, the tool calls and the counts at each step\n" +
+	"(a FILE of \"-\" is standard output)"
 
 // Flags defines -html and -lang on fs. -html goes with every flag that
 // changes the run, not with those that print it another way (-trace,
@@ -64,7 +65,7 @@ const Usage = "write the run to `FILE` as a page to step through in a browser, w
 func (o *Options) Flags(fs *cli.FlagSet) {
 	o.program = fs.Name()
 	fs.Var((*pageFile)(&o.File), "html", Usage)
-	fs.Var(&o.Lang, "lang", "with -html, the language of the page's own words: `en` or zh (what the run says stays English)")
+	fs.Var(&o.Lang, "lang", "with -html, the language of the page's own words: `en` or zh (what\nthe run says stays English)")
 	for _, other := range []string{"trace", "diagram", "timeline"} {
 		fs.OneOf("one writes the run as a page, the other prints it: run the lab once for each", "html", other)
 	}
