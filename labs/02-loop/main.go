@@ -13,7 +13,6 @@ import (
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/diagram"
-	"github.com/agent-loop-lab/agent-loop-lab/labs/stepper"
 )
 
 // about is what -h prints above the flags.
@@ -36,13 +35,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if opts.page.Wanted() {
-		return opts.page.Write(stdout, stepper.Finished{History: res.History, Requests: model.requests,
-			Turns: res.Turns, StopReason: string(res.StopReason), Answer: res.Answer(), Answered: true})
-	}
-	if opts.diagram {
-		diagram.NewSequence(stdout).Finished(diagram.Finished{History: res.History, Requests: model.shown(opts),
-			Turns: res.Turns, StopReason: string(res.StopReason), Answer: res.Answer(), Answered: true})
+	f := diagram.Finished{History: res.History, Turns: res.Turns, StopReason: string(res.StopReason), Answer: res.Answer(), Answered: true}
+	switch {
+	case opts.page.Wanted():
+		f.Requests = model.requests // the page shows every request
+		return opts.page.Write(stdout, f)
+	case opts.diagram:
+		f.Requests = model.shown(opts)
+		diagram.NewSequence(stdout).Finished(f)
 		return nil
 	}
 	p := newPrinter(stdout)

@@ -14,7 +14,6 @@ import (
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/diagram"
-	"github.com/agent-loop-lab/agent-loop-lab/labs/stepper"
 )
 
 // about is what -h prints above the flags.
@@ -43,7 +42,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if opts.diagram {
 		d = diagram.NewSequence(stdout)
 	}
-	var runs []stepper.Finished // the page's, with -html
+	var runs []diagram.Finished // the page's, with -html
 	for i, part := range parts {
 		model := &recorder{model: part.model}
 		res, err := runLoop(ctx, model, []Tool{calculator}, fakemodel.CalculatorPrompt, int(opts.maxTurns))
@@ -51,16 +50,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		title := fmt.Sprintf("%s (max turns %d)", part.title, opts.maxTurns)
-		if opts.page.Wanted() {
-			answer, ok := res.Answer()
-			runs = append(runs, stepper.Finished{Part: i + 1, Title: title, History: res.History, Requests: model.requests,
-				Turns: res.Turns, StopReason: string(res.StopReason), Answer: answer, Answered: ok})
+		answer, ok := res.Answer()
+		f := diagram.Finished{Part: i + 1, Title: title, History: res.History, Turns: res.Turns, StopReason: string(res.StopReason), Answer: answer, Answered: ok}
+		switch {
+		case opts.page.Wanted():
+			f.Requests = model.requests // the page shows every request
+			runs = append(runs, f)
 			continue
-		}
-		if d != nil {
-			answer, ok := res.Answer()
-			d.Finished(diagram.Finished{Part: i + 1, Title: title, History: res.History, Requests: model.shown(opts),
-				Turns: res.Turns, StopReason: string(res.StopReason), Answer: answer, Answered: ok})
+		case d != nil:
+			f.Requests = model.shown(opts)
+			d.Finished(f)
 			continue
 		}
 		p.part(i+1, title)

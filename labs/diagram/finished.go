@@ -8,7 +8,8 @@ import (
 )
 
 // A Finished run is a run of labs 02 to 04, which print a run once it has
-// ended, from its history: what Sequence.Finished draws.
+// ended, from its history: what Sequence.Finished draws, and what a page
+// to step through replays (labs/stepper).
 type Finished struct {
 	// Part and Title head the run, as the lab's part n, if Title is not
 	// empty.
@@ -17,7 +18,8 @@ type Finished struct {
 	// History is the run's history, its prompt first.
 	History []fakemodel.Message
 	// Requests, if not nil, are what each request sent the model, in the
-	// order of the turns: -requests shows them on the request's arrow.
+	// order of the turns: -requests shows them on the request's arrow, and
+	// a page shows each turn's.
 	Requests []fakemodel.Request
 	// Turns and StopReason say how the loop ended.
 	Turns      int

@@ -4,35 +4,15 @@ import (
 	"fmt"
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/diagram"
 )
-
-// A Finished run is a run of labs 02 to 04, which print a run once it has
-// ended: the page replays it from what it left behind, its history and the
-// requests the model got, one step of the six-step loop at a time.
-type Finished struct {
-	// Part and Title head the run, as the lab's part n, if Title is not
-	// empty.
-	Part  int
-	Title string
-	// History is the run's history, its prompt first.
-	History []fakemodel.Message
-	// Requests are what each request sent the model, in the order of the
-	// turns.
-	Requests []fakemodel.Request
-	// Turns and StopReason say how the loop ended.
-	Turns      int
-	StopReason string
-	// Answer is what the user finally reads, if Answered.
-	Answer   string
-	Answered bool
-}
 
 // finished adds a finished run to the page: for each message of its
 // history, the step that added it, as the lab's README names the steps.
 // Step 2 asks the model and appends its reply; step 3 looks for tool calls
 // in it; steps 4 and 5 run the tool of each call and append its result. A
 // failed request ends the run after step 2, as lab 04's does.
-func (b *builder) finished(f Finished) {
+func (b *builder) finished(f diagram.Finished) {
 	if f.Title != "" || b.p == nil {
 		b.part(f.Part, f.Title, nil)
 	}

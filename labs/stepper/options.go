@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/diagram"
 )
 
 // Options are a lab's flags -html and -lang: where to write the page, and
@@ -87,7 +88,7 @@ func (o Options) Wanted() bool { return o.File != "" }
 
 // Write writes the page of the finished runs of labs 02 to 04, one section
 // each, to o.File, and says on w where it went (see Page.Write).
-func (o Options) Write(w io.Writer, runs ...Finished) error {
+func (o Options) Write(w io.Writer, runs ...diagram.Finished) error {
 	b := newBuilder(o, false)
 	for _, f := range runs {
 		b.finished(f)

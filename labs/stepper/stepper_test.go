@@ -14,19 +14,20 @@ import (
 
 	"github.com/agent-loop-lab/agent-loop-lab/fakemodel"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/diagram"
 	"github.com/agent-loop-lab/agent-loop-lab/labs/stepper/steppertest"
 	"github.com/google/go-cmp/cmp"
 )
 
 // calculatorRun is lab 02's run, finished: 2 turns, 3 steps, 4 messages.
-func calculatorRun(reply string) Finished {
+func calculatorRun(reply string) diagram.Finished {
 	prompt := fakemodel.UserMessage{Text: "What is 23 × 17?"}
 	asks := fakemodel.AssistantMessage{Text: "I will use the calculator.", StopReason: fakemodel.StopReasonToolUse,
 		ToolCalls: []fakemodel.ToolCall{{ID: "call_1", Name: "calculate", Arguments: json.RawMessage(`{"op":"multiply","a":23,"b":17}`)}}}
 	result := fakemodel.ToolResultMessage{ToolCallID: "call_1", ToolName: "calculate", Content: "391"}
 	answer := fakemodel.AssistantMessage{Text: reply, StopReason: fakemodel.StopReasonStop}
 	tools := []fakemodel.ToolSpec{{Name: "calculate"}}
-	return Finished{
+	return diagram.Finished{
 		History:  []fakemodel.Message{prompt, asks, result, answer},
 		Requests: []fakemodel.Request{{Messages: []fakemodel.Message{prompt}, Tools: tools}, {Messages: []fakemodel.Message{prompt, asks, result}, Tools: tools}},
 		Turns:    2, StopReason: "completed", Answer: reply, Answered: true,
@@ -35,7 +36,7 @@ func calculatorRun(reply string) Finished {
 
 // page writes the page of runs to standard output, as -html - does, and
 // reads it back.
-func page(t *testing.T, lang Lang, runs ...Finished) (*steppertest.Page, string) {
+func page(t *testing.T, lang Lang, runs ...diagram.Finished) (*steppertest.Page, string) {
 	t.Helper()
 	var out bytes.Buffer
 	if err := (Options{File: "-", Lang: lang, program: "02-loop"}).Write(&out, runs...); err != nil {
