@@ -1,6 +1,7 @@
 package diagram
 
 import (
+	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
 	"regexp"
 	"strconv"
 	"strings"
@@ -93,17 +94,7 @@ func shorten(text string, n int) string {
 		}
 		return r
 	}, strings.ToValidUTF8(text, "\uFFFD")))
-	if columns(text) <= n {
-		return text
-	}
-	used := 0
-	for i, r := range text {
-		if used+columnsOf(r) > n-1 {
-			return strings.TrimRight(text[:i], " ") + "…"
-		}
-		used += columnsOf(r)
-	}
-	return text
+	return cli.Shorten(text, n)
 }
 
 // wrap cuts text into lines of at most width columns, at spaces where it
@@ -180,28 +171,7 @@ func laidOutRune(r rune) int {
 	if strings.ContainsRune(always, r) {
 		return len(strconv.Itoa(int(r))) + 5
 	}
-	return columnsOf(r)
-}
-
-// columns is how many columns text takes.
-func columns(text string) int {
-	n := 0
-	for _, r := range text {
-		n += columnsOf(r)
-	}
-	return n
-}
-
-// columnsOf is how many columns r takes: two for the wide characters of
-// Chinese, Japanese and Korean, and for emoji; one for the others.
-func columnsOf(r rune) int {
-	switch {
-	case r >= 0x1100 && r <= 0x115F, r >= 0x2E80 && r <= 0xA4CF, r >= 0xAC00 && r <= 0xD7A3,
-		r >= 0xF900 && r <= 0xFAFF, r >= 0xFE30 && r <= 0xFE4F, r >= 0xFF00 && r <= 0xFF60,
-		r >= 0xFFE0 && r <= 0xFFE6, r >= 0x1F300 && r <= 0x1FAFF, r >= 0x20000 && r <= 0x3FFFD:
-		return 2
-	}
-	return 1
+	return cli.RuneColumns(r)
 }
 
 // always are the characters every label writes as codes.

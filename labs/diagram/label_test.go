@@ -1,6 +1,7 @@
 package diagram
 
 import (
+	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
 	"regexp"
 	"strconv"
 	"strings"
@@ -65,7 +66,7 @@ func TestLinesWrapEveryTextSafely(t *testing.T) {
 			}
 			back := decode(label)
 			for _, line := range strings.Split(back, "\n") {
-				if n := columns(line); n > max(width, 2) {
+				if n := cli.Columns(line); n > max(width, 2) {
 					t.Errorf("Lines(%q, 60, %d) has the line %q, %d columns wide, want at most %d", text, width, line, n, width)
 				}
 			}

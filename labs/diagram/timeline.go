@@ -3,6 +3,7 @@ package diagram
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
 	"io"
 	"strings"
 	"time"
@@ -215,7 +216,7 @@ func (t *Timeline) section() {
 			tail += " (" + shorten(mark, maxName) + ")"
 		}
 		tail = " " + shorten(tail, taskWidth/2)
-		head := shorten(strings.TrimSpace(c.id+" "+c.name+" "+string(c.args)), taskWidth-columns(tail))
+		head := shorten(strings.TrimSpace(c.id+" "+c.name+" "+string(c.args)), taskWidth-cli.Columns(tail))
 		t.lines = append(t.lines, fmt.Sprintf("%s :%s%d, %d", taskName(strings.TrimSpace(head+tail), taskWidth), tags, ms(bars[i].start), ms(bars[i].end)))
 		woke := t.clock.Woke(c.id)
 		for j, note := range c.updates {

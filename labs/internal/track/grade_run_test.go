@@ -184,8 +184,8 @@ func TestGradeAClass(t *testing.T) {
 	writeTable(s.out, learners, entries, labs)
 	t.Logf("the table:\n%s", out.String())
 	for _, line := range strings.Split(out.String(), "\n") {
-		if width(line) > tableWidth {
-			t.Errorf("a line of the table takes %d columns, want at most %d:\n%s", width(line), tableWidth, line)
+		if cli.Columns(line) > tableWidth {
+			t.Errorf("a line of the table takes %d columns, want at most %d:\n%s", cli.Columns(line), tableWidth, line)
 		}
 	}
 	wantContains(t, out.String(), "\nalice    2/2  2/2    4/4\nbob        –  0/2    0/4\n", "the table")

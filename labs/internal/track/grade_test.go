@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
 	"io"
 	"os"
 	"path/filepath"
@@ -537,8 +538,8 @@ Where a started lab loses points, its first test that fails:
 		class, entries, labs := aClass(t, p)
 		writeTable(p, class, entries, labs)
 		for _, line := range strings.Split(out.String(), "\n") {
-			if width(line) > tableWidth {
-				t.Errorf("in %s, a line of the table takes %d columns, want at most %d:\n%s", lang, width(line), tableWidth, line)
+			if cli.Columns(line) > tableWidth {
+				t.Errorf("in %s, a line of the table takes %d columns, want at most %d:\n%s", lang, cli.Columns(line), tableWidth, line)
 			}
 		}
 	}

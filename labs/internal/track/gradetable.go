@@ -2,6 +2,7 @@ package track
 
 import (
 	"fmt"
+	"github.com/agent-loop-lab/agent-loop-lab/labs/cli"
 	"strings"
 	"unicode/utf8"
 )
@@ -33,7 +34,7 @@ func writeTable(p *printer, class []*learner, entries []gradeEntry, labs []*Lab)
 	rows := [][]string{header}
 	full := [][]bool{make([]bool, len(header))}
 	for i, l := range class {
-		row := []string{truncateColumns(printable(l.name), maxNameColumns)}
+		row := []string{cli.Shorten(printable(l.name), maxNameColumns)}
 		rowFull := []bool{false}
 		for _, ll := range l.labs {
 			score, max := 0, 0
@@ -63,13 +64,13 @@ func writeTable(p *printer, class []*learner, entries []gradeEntry, labs []*Lab)
 	widths := make([]int, len(header))
 	for _, row := range rows {
 		for j, cell := range row {
-			widths[j] = max(widths[j], width(cell))
+			widths[j] = max(widths[j], cli.Columns(cell))
 		}
 	}
 	for i, row := range rows {
 		var b strings.Builder
 		for j, cell := range row {
-			pad := strings.Repeat(" ", widths[j]-width(cell))
+			pad := strings.Repeat(" ", widths[j]-cli.Columns(cell))
 			if j == 0 {
 				cell += pad // names to the left, numbers to the right
 			} else {
@@ -94,7 +95,7 @@ func writeTable(p *printer, class []*learner, entries []gradeEntry, labs []*Lab)
 
 	var why []string
 	for i, l := range class {
-		name := truncateColumns(printable(l.name), maxNameColumns)
+		name := cli.Shorten(printable(l.name), maxNameColumns)
 		if l.outside != "" || l.failed != "" {
 			why = append(why, "  "+name+" · "+entries[i].Tests[0].Output)
 			continue
@@ -127,51 +128,6 @@ func writeTable(p *printer, class []*learner, entries []gradeEntry, labs []*Lab)
 	}
 }
 
-// width is how many columns text takes on a terminal: two for each wide
-// character, as Chinese, Japanese and Korean ones are, one for the others.
-func width(text string) int {
-	n := 0
-	for _, r := range text {
-		n++
-		if wide(r) {
-			n++
-		}
-	}
-	return n
-}
-
-// wide reports whether a terminal shows r in two columns: the East Asian
-// wide and full-width characters of Unicode's annex 11, in their main
-// blocks.
-func wide(r rune) bool {
-	switch {
-	case r < 0x1100:
-		return false
-	case r <= 0x115f, r >= 0x2e80 && r <= 0xa4cf && r != 0x303f, r >= 0xac00 && r <= 0xd7a3,
-		r >= 0xf900 && r <= 0xfaff, r >= 0xfe30 && r <= 0xfe4f, r >= 0xff00 && r <= 0xff60,
-		r >= 0xffe0 && r <= 0xffe6, r >= 0x20000 && r <= 0x3fffd:
-		return true
-	}
-	return false
-}
-
-// truncateColumns shortens s to at most n columns (see width), the last an
-// ellipsis.
-func truncateColumns(s string, n int) string {
-	if width(s) <= n {
-		return s
-	}
-	w := 0
-	for i, r := range s {
-		rw := width(string(r))
-		if w+rw > n-width("…") {
-			return strings.TrimRight(s[:i], " ") + "…"
-		}
-		w += rw
-	}
-	return s
-}
-
 // wrap breaks text into lines of at most n columns, at a space where
 // there is one, anywhere in a text without spaces, such as Chinese.
 func wrap(text string, n int) []string {
@@ -186,12 +142,12 @@ func wrap(text string, n int) []string {
 
 // cutLine returns the first line of text that wrap makes, and the rest.
 func cutLine(text string, n int) (line, rest string) {
-	if width(text) <= n {
+	if cli.Columns(text) <= n {
 		return text, ""
 	}
 	cut, space, w := 0, -1, 0
 	for i, r := range text {
-		rw := width(string(r))
+		rw := cli.RuneColumns(r)
 		if w+rw > n {
 			break
 		}
