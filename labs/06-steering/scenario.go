@@ -26,8 +26,7 @@ func runScenario(ctx context.Context, stdout, stderr io.Writer, opts options) er
 	}
 	pt := scenarioPart(s)
 	pt.title = "scenario " + cli.Quote(filepath.Base(opts.scenario))
-	show := talk.Show{Printer: opts.out.Printer(stdout), Errw: stderr, Trace: opts.trace}
-	return play(ctx, show, 0, pt)
+	return play(ctx, talk.Show{Printer: opts.out.Printer(stdout), Errw: stderr, Trace: opts.trace}, 0, pt)
 }
 
 // scenarioPart turns a scenario into a part the demo's show can run: its
