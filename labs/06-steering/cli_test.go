@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"testing/synctest"
 
@@ -78,6 +79,22 @@ func TestRunReportsACancelledRun(t *testing.T) {
 	expected.Contains(t, stdout.String(), "model request aborted:", "the narrative shows the aborted request")
 	expected.Contains(t, stdout.String(), "loop ended: 1 turn, stop reason aborted", "the narrative shows how the run ended")
 	expected.NotContains(t, stdout.String(), "part 2", "the program stops after the aborted run")
+}
+
+// TestACancelledRunIsStillDrawn: a picture and a page are written once the
+// runs are over, however they end: after Ctrl-C, they show what ran.
+func TestACancelledRunIsStillDrawn(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for args, want := range map[string]string{
+		"-diagram":  "M--xL: request aborted:",
+		"-timeline": "no timeline: no tool call waited on the demo clock",
+		"-html -":   `data-event="agent_end"`,
+	} {
+		var stdout bytes.Buffer
+		expected.Equal(t, 130, cli.Run(ctx, run, strings.Fields(args), &stdout, &bytes.Buffer{}), "%s, interrupted: the exit status", args)
+		expected.Contains(t, stdout.String(), want, "%s, interrupted: what is drawn", args)
+	}
 }
 
 // TestLostOutputIsAnError runs the lab, and its help, with a standard output
