@@ -611,11 +611,7 @@ func (c *Chat) finish() error {
 	if c.record == "" {
 		return nil
 	}
-	data := c.recorded
-	if c.rec == nil && data == nil {
-		fmt.Fprintf(c.show.Errw, "nothing recorded: the first run alone was longer than the %d KiB a scenario file may hold; %s is not written\n", scenario.MaxBytes>>10, cli.Quote(c.record))
-		return nil
-	}
+	data := c.recorded // the runs that fit, once the recording is full
 	if c.rec != nil {
 		c.mu.Lock()
 		for _, text := range c.steering {
@@ -630,16 +626,19 @@ func (c *Chat) finish() error {
 		case errors.Is(err, scenario.ErrNoPrompt):
 			fmt.Fprintf(c.show.Errw, "nothing recorded: %v\n", err)
 			return nil
-		case errors.Is(err, scenario.ErrTooLarge) && data == nil:
-			fmt.Fprintf(c.show.Errw, "nothing recorded: the first run alone was longer than the %d KiB a scenario file may hold; %s is not written\n", scenario.MaxBytes>>10, cli.Quote(c.record))
-			return nil
-		case errors.Is(err, scenario.ErrTooLarge):
+		case errors.Is(err, scenario.ErrTooLarge) && data != nil:
 			fmt.Fprintf(c.show.Errw, "the last run would make the recording longer than a scenario file may be (%d KiB): it holds the runs before\n", scenario.MaxBytes>>10)
+		case errors.Is(err, scenario.ErrTooLarge):
+			// The first run alone is too long: nothing to write (below).
 		case err != nil:
 			return fmt.Errorf("-record %s: nothing written: %w", cli.Quote(c.record), err)
 		default:
 			data = all
 		}
+	}
+	if data == nil {
+		fmt.Fprintf(c.show.Errw, "nothing recorded: the first run alone was longer than the %d KiB a scenario file may hold; %s is not written\n", scenario.MaxBytes>>10, cli.Quote(c.record))
+		return nil
 	}
 	name, err := writeFree(c.record, data)
 	if err != nil {
